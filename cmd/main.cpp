@@ -1,0 +1,53 @@
+// convcheck: finds wrong answers in 2-D convolution implementations. This file only dispatches; each
+// subcommand lives in its own file. Exit contract: cmd/exit_codes.hpp (0 agreed, 1 mismatch, 2 bad input).
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "cmd/commands.hpp"
+#include "cmd/exit_codes.hpp"
+#include "core/input_error.hpp"
+
+namespace {
+
+constexpr const char *usage = R"(usage: convcheck <command> [options]
+
+commands:
+  fuzz        random configs through every strategy; shrinks and saves failures
+  repro       replay saved case files (HDF5) and compare every strategy and recorded result
+  strategies  list the strategies and injectable bugs
+
+`convcheck <command> --help` shows a command's options. Exit status: 0 all agreed, 1 a mismatch was found,
+2 bad usage or input.
+)";
+
+} // namespace
+
+int main(int argc, char **argv) {
+  using namespace convcheck;
+  spdlog::set_pattern("convcheck: %l: %v");
+  const std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
+  const std::string command = argc > 1 ? argv[1] : "";
+  try {
+    if (command == "fuzz") return fuzz_command(args);
+    if (command == "repro") return repro_command(args);
+    if (command == "strategies") return strategies_command(args);
+    if (command == "--version") {
+      std::cout << "convcheck " << CONVCHECK_VERSION << "\n";
+      return exit_agreed;
+    }
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::cout << usage;
+      return exit_agreed;
+    }
+    throw InputError(command.empty() ? "no command given (try convcheck --help)"
+                                     : "unknown command '" + command + "' (try convcheck --help)");
+  } catch (const InputError &error) {
+    spdlog::error("{}", error.what());
+    return exit_bad_input;
+  }
+}

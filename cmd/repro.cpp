@@ -1,0 +1,89 @@
+// `convcheck repro CASE.h5...`: replays saved cases. Reruns the strategies on the recorded inputs and also judges
+// every result recorded under /results/<name>, so a case fails again even where the strategy that produced it
+// is not part of this build.
+
+#include <algorithm>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cmd/commands.hpp"
+#include "cmd/exit_codes.hpp"
+#include "cmd/run_options.hpp"
+#include "core/case_file.hpp"
+#include "core/descriptor.hpp"
+#include "core/input_error.hpp"
+#include "core/reference.hpp"
+#include "core/verify.hpp"
+
+namespace convcheck {
+
+namespace {
+
+void print_outcome(const Outcome &outcome) {
+  const bool compared = outcome.verdict != Verdict::skipped && outcome.diff.problem.rfind("shape", 0) != 0 &&
+                        outcome.detail.rfind("threw", 0) != 0 && outcome.detail != "no result";
+  const std::string error = compared ? fmt::format("{:.3g}", outcome.diff.max_error) : "-";
+  const std::string bound = compared ? fmt::format("{:.3g}", outcome.diff.bound_at_max_ratio) : "-";
+  fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}\n", outcome.strategy, to_string(outcome.direction), error, bound,
+             to_string(outcome.verdict), outcome.detail);
+}
+
+// Strategies to rerun: those asked for, plus the one that found the case if this build has it (an injected
+// bug is rerun too, so a mutant's case fails again).
+std::vector<Strategy> strategies_for(const CaseFile &case_file, std::vector<Strategy> selected) {
+  if (!case_file.finding) return selected;
+  const Strategy *finder = find_strategy(case_file.finding->strategy);
+  const bool present = std::any_of(selected.begin(), selected.end(),
+                                   [&](const Strategy &s) { return s.name == case_file.finding->strategy; });
+  if (finder != nullptr && !present) selected.push_back(*finder);
+  return selected;
+}
+
+bool repro_file(const std::string &path, const RunOptions &run) {
+  const CaseFile case_file = read_case_file(path, run.max_elements);
+  const ConvCase &conv_case = case_file.conv_case;
+  fmt::print("{}: {}\n", path, format_descriptor(conv_case.config));
+  if (case_file.finding)
+    fmt::print("  saved for {} {}: {}\n", case_file.finding->strategy, case_file.finding->direction,
+               case_file.finding->problem);
+  fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}\n", "strategy", "direction", "max error", "bound", "verdict",
+             "detail");
+  const Reference reference = compute_reference(conv_case);
+  bool failed = false;
+  for (const Outcome &outcome : verify_case(conv_case, reference, strategies_for(case_file, run.selected()))) {
+    print_outcome(outcome);
+    failed |= outcome.verdict == Verdict::failed;
+  }
+  for (const auto &[name, by_direction] : case_file.results)
+    for (const auto &[direction, tensor] : by_direction) {
+      const Outcome outcome = judge("recorded:" + name, direction, tensor, reference[direction]);
+      print_outcome(outcome);
+      failed |= outcome.verdict == Verdict::failed;
+    }
+  return failed;
+}
+
+} // namespace
+
+int repro_command(const std::vector<std::string> &args) {
+  RunOptions run;
+  std::vector<std::string> files;
+  po::options_description description("convcheck repro CASE.h5... [options]\n\nReplays saved cases");
+  description.add_options()("help", "show this help")("case", po::value(&files), "case files");
+  add_run_options(description, run);
+  po::positional_options_description positional;
+  positional.add("case", -1);
+  const po::variables_map map = parse_arguments(args, description, positional);
+  if (map.count("help")) {
+    std::cout << description << "\n";
+    return exit_agreed;
+  }
+  if (files.empty()) throw InputError("repro needs at least one case file");
+  bool failed = false;
+  for (const std::string &file : files) failed |= repro_file(file, run);
+  fmt::print("{}\n", failed ? "mismatch reproduced" : "all agreed");
+  return failed ? exit_mismatch : exit_agreed;
+}
+
+} // namespace convcheck

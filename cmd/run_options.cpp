@@ -1,0 +1,41 @@
+#include "cmd/run_options.hpp"
+
+#include <fmt/format.h>
+
+#include "core/input_error.hpp"
+
+namespace convcheck {
+
+std::vector<Strategy> RunOptions::selected() const {
+  require_at_least("threads", threads, 0);
+  require_at_least("max-elements", max_elements, 1);
+  return select_strategies(strategies, inject);
+}
+
+void add_run_options(po::options_description &description, RunOptions &options) {
+  description.add_options()
+      ("strategies", po::value(&options.strategies), "comma-separated strategies to run (default: all real ones)")
+      ("inject", po::value(&options.inject)->composing(),
+       "also run this deliberately broken strategy (repeatable; see `convcheck strategies`)")
+      ("threads", po::value(&options.threads)->default_value(0), "worker threads (0: one per core)")
+      ("max-elements", po::value(&options.max_elements)->default_value(default_max_elements),
+       "largest tensor (in elements) accepted from any input");
+}
+
+po::variables_map parse_arguments(const std::vector<std::string> &args, const po::options_description &description,
+                                  const po::positional_options_description &positional) {
+  po::variables_map map;
+  try {
+    po::store(po::command_line_parser(args).options(description).positional(positional).run(), map);
+    po::notify(map);
+  } catch (const po::error &error) {
+    throw InputError(error.what());
+  }
+  return map;
+}
+
+void require_at_least(const char *name, int64_t value, int64_t min) {
+  if (value < min) throw InputError(fmt::format("{} {} must be >= {}", name, value, min));
+}
+
+} // namespace convcheck

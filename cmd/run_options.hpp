@@ -1,0 +1,38 @@
+#pragma once
+// Options shared by the subcommands that run strategies (fuzz, repro), and the command-line parsing helper
+// every subcommand uses so that Boost's errors become InputError (exit 2) with one line.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "core/conv_config.hpp"
+#include "core/strategy.hpp"
+
+namespace convcheck {
+
+namespace po = boost::program_options;
+
+struct RunOptions {
+  std::string strategies;
+  std::vector<std::string> inject;
+  int threads = 0;
+  int64_t max_elements = default_max_elements;
+
+  /// The real strategies asked for plus the injected ones; throws InputError for unknown names.
+  std::vector<Strategy> selected() const;
+};
+
+/// Adds --strategies, --inject, --threads and --max-elements bound to `options`.
+void add_run_options(po::options_description &description, RunOptions &options);
+
+/// Parses `args` into a variables map; throws InputError for unknown or malformed options.
+po::variables_map parse_arguments(const std::vector<std::string> &args, const po::options_description &description,
+                                  const po::positional_options_description &positional = {});
+
+/// Throws InputError("NAME VALUE must be >= MIN") when value < min.
+void require_at_least(const char *name, int64_t value, int64_t min);
+
+} // namespace convcheck

@@ -1,0 +1,72 @@
+#pragma once
+// A run over a list of cases: generate or take each config, make its inputs, compute the reference once, run
+// every strategy on every direction, tally verdicts, then shrink and save the first failures of each
+// strategy/direction. Cases run in parallel (OpenMP) in fixed-size chunks; each case is a pure function of
+// (seed, index), and tallies are gathered in index order, so verdicts do not depend on the thread count.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/conv_config.hpp"
+#include "core/fill.hpp"
+#include "core/finding.hpp"
+#include "core/strategy.hpp"
+
+namespace convcheck {
+
+struct CampaignOptions {
+  uint64_t seed = 1;
+  double time_limit_s = 0; // 0: no limit
+  int threads = 0;         // 0: OpenMP's default
+  FillMode fill = FillMode::mixed;
+  std::string corpus_dir = "convcheck-findings";
+  bool shrink = true;
+  size_t saved_per_failure_kind = 1; // failures saved (and shrunk) per strategy/direction; the rest are counted
+};
+
+/// Where configs come from: fuzz generates them from the seed, `check` reads a list.
+struct CaseSource {
+  int64_t count = 0;
+  std::function<ConvConfig(uint64_t case_index)> config_at;
+};
+
+struct Tally {
+  int64_t passed = 0, weak = 0, failed = 0, skipped = 0;
+};
+
+struct StrategyTally {
+  std::string name;
+  std::array<Tally, 3> by_direction; // indexed by Direction
+};
+
+struct ReportedFailure {
+  Failure failure;
+  std::optional<SavedFinding> saved; // empty for failures beyond saved_per_failure_kind
+};
+
+struct CampaignReport {
+  uint64_t seed = 0;
+  int64_t cases = 0;
+  double elapsed_s = 0;
+  FillMode fill = FillMode::mixed;
+  std::vector<StrategyTally> tallies; // in strategy order
+  std::vector<ReportedFailure> failures;
+  bool failed() const { return !failures.empty(); }
+};
+
+struct Progress {
+  int64_t cases_done = 0;
+  int64_t cases_total = 0;
+  size_t failures = 0;
+  double elapsed_s = 0;
+};
+
+/// Runs the campaign; `progress` (optional) is called after each chunk of cases.
+CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy> &strategies,
+                            const CampaignOptions &options, const std::function<void(const Progress &)> &progress = {});
+
+} // namespace convcheck

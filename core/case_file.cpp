@@ -1,0 +1,345 @@
+#include "core/case_file.hpp"
+
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <vector>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "core/hdf5_handle.hpp"
+#include "core/input_error.hpp"
+#include "core/tensor.hpp"
+
+namespace convcheck {
+
+namespace {
+
+constexpr const char *format_name = "convcheck-case";
+constexpr int64_t format_version = 1;
+
+// Debian's libhdf5 is not built thread-safe; every use of it in convcheck goes through this lock.
+std::mutex &hdf5_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+void silence_hdf5() {
+  static const bool silenced = [] { return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0; }();
+  (void)silenced;
+}
+
+// --- reading ---------------------------------------------------------------------------------------------
+
+class Reader {
+public:
+  Reader(std::string path, int64_t max_elements) : path_(std::move(path)), max_elements_(max_elements) {}
+
+  [[noreturn]] void fail(const std::string &problem) const {
+    throw InputError(fmt::format("case file {}: {}", path_, problem));
+  }
+
+  Hdf5Handle open_file() const {
+    std::error_code error;
+    if (!std::filesystem::exists(path_, error))
+      throw InputError(fmt::format("cannot open case file {}: no such file", path_));
+    if (H5Fis_hdf5(path_.c_str()) <= 0) fail("not an HDF5 file");
+    Hdf5Handle file(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    if (!file.valid()) fail("cannot be opened as HDF5 (truncated or corrupt)");
+    return file;
+  }
+
+  Hdf5Handle open_group(hid_t parent, const char *name, bool required = true) const {
+    if (H5Lexists(parent, name, H5P_DEFAULT) <= 0) {
+      if (required) fail(fmt::format("group /{} is missing", name));
+      return Hdf5Handle(-1, H5Gclose);
+    }
+    Hdf5Handle group(H5Gopen2(parent, name, H5P_DEFAULT), H5Gclose);
+    if (!group.valid()) fail(fmt::format("/{} is not a group", name));
+    return group;
+  }
+
+  Hdf5Handle open_attribute(hid_t object, const std::string &where, const char *name, H5T_class_t want,
+                            const char *kind) const {
+    if (H5Aexists(object, name) <= 0) fail(fmt::format("attribute {}{} is missing", where, name));
+    Hdf5Handle attribute(H5Aopen(object, name, H5P_DEFAULT), H5Aclose);
+    Hdf5Handle type(H5Aget_type(attribute.get()), H5Tclose);
+    Hdf5Handle space(H5Aget_space(attribute.get()), H5Sclose);
+    if (!attribute.valid() || !type.valid() || H5Tget_class(type.get()) != want)
+      fail(fmt::format("attribute {}{} is not {}", where, name, kind));
+    if (!space.valid() || H5Sget_simple_extent_npoints(space.get()) != 1)
+      fail(fmt::format("attribute {}{} is not a scalar", where, name));
+    return attribute;
+  }
+
+  int64_t int_attribute(hid_t object, const std::string &where, const char *name) const {
+    Hdf5Handle attribute = open_attribute(object, where, name, H5T_INTEGER, "an integer");
+    int64_t value = 0;
+    if (H5Aread(attribute.get(), H5T_NATIVE_INT64, &value) < 0)
+      fail(fmt::format("attribute {}{} cannot be read as a 64-bit integer", where, name));
+    return value;
+  }
+
+  std::string string_attribute(hid_t object, const std::string &where, const char *name) const {
+    Hdf5Handle attribute = open_attribute(object, where, name, H5T_STRING, "a string");
+    Hdf5Handle type(H5Aget_type(attribute.get()), H5Tclose);
+    if (H5Tis_variable_str(type.get()) > 0) {
+      Hdf5Handle memory(H5Tcopy(H5T_C_S1), H5Tclose);
+      H5Tset_size(memory.get(), H5T_VARIABLE);
+      char *text = nullptr;
+      if (H5Aread(attribute.get(), memory.get(), &text) < 0 || text == nullptr)
+        fail(fmt::format("attribute {}{} cannot be read", where, name));
+      std::string value(text);
+      H5free_memory(text);
+      return value;
+    }
+    const size_t size = H5Tget_size(type.get());
+    if (size == 0 || size > 4096) fail(fmt::format("attribute {}{} has an absurd length {}", where, name, size));
+    std::vector<char> buffer(size + 1, '\0');
+    if (H5Aread(attribute.get(), type.get(), buffer.data()) < 0)
+      fail(fmt::format("attribute {}{} cannot be read", where, name));
+    std::string value(buffer.data(), strnlen(buffer.data(), size));
+    while (!value.empty() && value.back() == ' ') value.pop_back(); // space-padded fixed strings
+    return value;
+  }
+
+  // Reads a floating-point dataset; checks its shape against `expected` when given, else only its size.
+  Tensor dataset(hid_t group, const std::string &where, const char *name, DType dtype,
+                 const Shape *expected) const {
+    const std::string full = where + name;
+    Hdf5Handle dataset(H5Dopen2(group, name, H5P_DEFAULT), H5Dclose);
+    if (!dataset.valid()) fail(fmt::format("dataset {} cannot be opened", full));
+    Hdf5Handle type(H5Dget_type(dataset.get()), H5Tclose);
+    if (!type.valid() || H5Tget_class(type.get()) != H5T_FLOAT)
+      fail(fmt::format("dataset {} is not floating point", full));
+    Hdf5Handle space(H5Dget_space(dataset.get()), H5Sclose);
+    const int rank = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
+    if (rank < 0 || rank > 8) fail(fmt::format("dataset {} has an unreadable or absurd rank", full));
+    std::vector<hsize_t> dims(static_cast<size_t>(rank));
+    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    Shape shape(dims.begin(), dims.end());
+    if (expected != nullptr && shape != *expected)
+      fail(fmt::format("dataset {} has shape {}, expected {}", full, format_shape(shape), format_shape(*expected)));
+    double count = 1;
+    for (hsize_t dim : dims) count *= static_cast<double>(dim);
+    if (count > static_cast<double>(max_elements_))
+      fail(fmt::format("dataset {} has {} elements, more than the limit {}", full, count, max_elements_));
+    Tensor tensor(dtype, shape);
+    const hid_t memory = dtype == DType::float32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+    const herr_t status = visit_typed(tensor, [&](auto *out) {
+      return tensor.size() == 0 ? herr_t{0} : H5Dread(dataset.get(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, out);
+    });
+    if (status < 0) fail(fmt::format("dataset {} cannot be read (truncated?)", full));
+    return tensor;
+  }
+
+  ConvConfig config(hid_t file) const {
+    Hdf5Handle group = open_group(file, "config");
+    ConvConfig config;
+    for (const IntField &field : int_fields()) config.*field.member = int_attribute(group.get(), "/config/", field.name);
+    try {
+      config.data_layout = parse_data_layout(string_attribute(group.get(), "/config/", "data_layout"),
+                                             "/config/data_layout");
+      config.weight_layout = parse_weight_layout(string_attribute(group.get(), "/config/", "weight_layout"),
+                                                 "/config/weight_layout");
+      config.dtype = parse_dtype(string_attribute(group.get(), "/config/", "dtype"), "/config/dtype");
+      validate(config, max_elements_);
+    } catch (const InputError &error) {
+      if (std::string(error.what()).starts_with("case file")) throw;
+      fail(error.what());
+    }
+    return config;
+  }
+
+  CaseFile read() const {
+    Hdf5Handle file = open_file();
+    const hid_t root = file.get();
+    if (string_attribute(root, "/", "format") != format_name)
+      fail(fmt::format("attribute /format is not '{}'", format_name));
+    const int64_t version = int_attribute(root, "/", "format_version");
+    if (version != format_version)
+      fail(fmt::format("format_version {} is not supported (this convcheck reads {})", version, format_version));
+    CaseFile result;
+    ConvCase &c = result.conv_case;
+    c.config = config(root);
+    Hdf5Handle inputs = open_group(root, "inputs");
+    const Shape data_shape = c.config.data_shape(), weight_shape = c.config.weight_shape(),
+                output_shape = c.config.output_shape();
+    c.data = dataset(inputs.get(), "/inputs/", "data", c.config.dtype, &data_shape);
+    c.weight = dataset(inputs.get(), "/inputs/", "weight", c.config.dtype, &weight_shape);
+    c.grad_output = dataset(inputs.get(), "/inputs/", "grad_output", c.config.dtype, &output_shape);
+    read_provenance(root, c);
+    read_results(root, result);
+    read_finding(root, result);
+    return result;
+  }
+
+private:
+  void read_provenance(hid_t root, ConvCase &c) const {
+    if (H5Aexists(root, "seed") > 0) c.seed = static_cast<uint64_t>(int_attribute(root, "/", "seed"));
+    if (H5Aexists(root, "case_index") > 0)
+      c.case_index = static_cast<uint64_t>(int_attribute(root, "/", "case_index"));
+    if (H5Aexists(root, "fill") > 0) c.fill = parse_fill_mode(string_attribute(root, "/", "fill"));
+  }
+
+  void read_results(hid_t root, CaseFile &result) const {
+    Hdf5Handle results = open_group(root, "results", false);
+    if (!results.valid()) return;
+    hsize_t count = 0;
+    H5Gget_num_objs(results.get(), &count);
+    if (count > 1024) fail(fmt::format("/results holds {} entries, more than 1024", count));
+    for (hsize_t i = 0; i < count; ++i) {
+      char name[256] = {};
+      if (H5Lget_name_by_idx(results.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT) < 0)
+        fail("/results cannot be listed");
+      Hdf5Handle group = open_group(results.get(), name);
+      for (Direction direction : all_directions) {
+        const std::string dataset_name = to_string(direction);
+        if (H5Lexists(group.get(), dataset_name.c_str(), H5P_DEFAULT) <= 0) continue;
+        result.results[name][direction] = dataset(group.get(), fmt::format("/results/{}/", name),
+                                                  dataset_name.c_str(), result.conv_case.config.dtype, nullptr);
+      }
+    }
+  }
+
+  void read_finding(hid_t root, CaseFile &result) const {
+    Hdf5Handle finding = open_group(root, "finding", false);
+    if (!finding.valid()) return;
+    auto optional = [&](const char *name) {
+      return H5Aexists(finding.get(), name) > 0 ? string_attribute(finding.get(), "/finding/", name) : std::string();
+    };
+    result.finding = FindingRecord{optional("strategy"), optional("direction"), optional("problem"),
+                                   optional("implementation")};
+  }
+
+  std::string path_;
+  int64_t max_elements_;
+};
+
+// --- writing ---------------------------------------------------------------------------------------------
+
+class Writer {
+public:
+  explicit Writer(const std::string &path) : path_(path) {}
+
+  void check(herr_t status, const std::string &what) const {
+    if (status < 0) throw InputError(fmt::format("cannot write case file {}: {} failed", path_, what));
+  }
+  Hdf5Handle checked(Hdf5Handle handle, const std::string &what) const {
+    check(handle.valid() ? 0 : -1, what);
+    return handle;
+  }
+
+  void int_attribute(hid_t object, const char *name, int64_t value) const {
+    Hdf5Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+    Hdf5Handle attribute =
+        checked(Hdf5Handle(H5Acreate2(object, name, H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose),
+                name);
+    check(H5Awrite(attribute.get(), H5T_NATIVE_INT64, &value), name);
+  }
+
+  void string_attribute(hid_t object, const char *name, const std::string &value) const {
+    Hdf5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(type.get(), H5T_VARIABLE);
+    H5Tset_cset(type.get(), H5T_CSET_UTF8);
+    Hdf5Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+    Hdf5Handle attribute =
+        checked(Hdf5Handle(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose),
+                name);
+    const char *text = value.c_str();
+    check(H5Awrite(attribute.get(), type.get(), &text), name);
+  }
+
+  Hdf5Handle group(hid_t parent, const char *name) const {
+    return checked(Hdf5Handle(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose), name);
+  }
+
+  void dataset(hid_t parent, const char *name, const Tensor &tensor) const {
+    std::vector<hsize_t> dims(tensor.shape().begin(), tensor.shape().end());
+    Hdf5Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+    const bool single = tensor.dtype() == DType::float32;
+    Hdf5Handle dataset = checked(Hdf5Handle(H5Dcreate2(parent, name, single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
+                                                       space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                                            H5Dclose),
+                                 name);
+    if (tensor.size() == 0) return;
+    const void *data = single ? static_cast<const void *>(tensor.data<float>())
+                              : static_cast<const void *>(tensor.data<double>());
+    check(H5Dwrite(dataset.get(), single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+          name);
+  }
+
+  void write(const std::string &target, const CaseFile &case_file) const {
+    const ConvCase &c = case_file.conv_case;
+    Hdf5Handle file = checked(Hdf5Handle(H5Fcreate(target.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                                         H5Fclose),
+                              "create");
+    const hid_t root = file.get();
+    string_attribute(root, "format", format_name);
+    int_attribute(root, "format_version", format_version);
+    int_attribute(root, "seed", static_cast<int64_t>(c.seed));
+    int_attribute(root, "case_index", static_cast<int64_t>(c.case_index));
+    string_attribute(root, "fill", to_string(c.fill));
+    string_attribute(root, "convcheck_version", CONVCHECK_VERSION);
+    Hdf5Handle config = group(root, "config");
+    for (const IntField &field : int_fields()) int_attribute(config.get(), field.name, c.config.*field.member);
+    string_attribute(config.get(), "data_layout", to_string(c.config.data_layout));
+    string_attribute(config.get(), "weight_layout", to_string(c.config.weight_layout));
+    string_attribute(config.get(), "dtype", to_string(c.config.dtype));
+    Hdf5Handle inputs = group(root, "inputs");
+    dataset(inputs.get(), "data", c.data);
+    dataset(inputs.get(), "weight", c.weight);
+    dataset(inputs.get(), "grad_output", c.grad_output);
+    if (!case_file.results.empty()) {
+      Hdf5Handle results = group(root, "results");
+      for (const auto &[name, by_direction] : case_file.results) {
+        Hdf5Handle strategy = group(results.get(), name.c_str());
+        for (const auto &[direction, tensor] : by_direction) dataset(strategy.get(), to_string(direction).c_str(), tensor);
+      }
+    }
+    if (case_file.finding) {
+      Hdf5Handle finding = group(root, "finding");
+      string_attribute(finding.get(), "strategy", case_file.finding->strategy);
+      string_attribute(finding.get(), "direction", case_file.finding->direction);
+      string_attribute(finding.get(), "problem", case_file.finding->problem);
+      string_attribute(finding.get(), "implementation", case_file.finding->implementation);
+    }
+  }
+
+private:
+  std::string path_;
+};
+
+} // namespace
+
+CaseFile read_case_file(const std::string &path, int64_t max_elements) {
+  std::lock_guard lock(hdf5_mutex());
+  silence_hdf5();
+  return Reader(path, max_elements).read();
+}
+
+void write_case_file(const std::string &path, const CaseFile &case_file) {
+  static std::atomic<uint64_t> counter{0};
+  const std::filesystem::path target(path);
+  const std::filesystem::path temporary =
+      target.parent_path() / fmt::format(".{}.tmp-{}-{}", target.filename().string(), getpid(), counter++);
+  std::lock_guard lock(hdf5_mutex());
+  silence_hdf5();
+  try {
+    Writer(path).write(temporary.string(), case_file);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw;
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, target, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    throw InputError(fmt::format("cannot write case file {}: rename failed", path));
+  }
+}
+
+} // namespace convcheck

@@ -1,0 +1,44 @@
+#pragma once
+// Case files: HDF5, format v1 (docs/case-format.md is the normative description; h5py reads and writes them).
+//
+//   /                 attrs format = "convcheck-case", format_version = 1 (+ seed, case_index, fill, descriptor)
+//   /config           integer attrs batch ... pad_right, string attrs data_layout, weight_layout, dtype
+//   /inputs           datasets data [N,C,H,W], weight [K,C/G,R,S], grad_output [N,K,P,Q] (canonical, dtype)
+//   /results/<name>   optional datasets output, grad_data, grad_weight recorded from strategy <name>
+//   /finding          optional attrs strategy, direction, problem, implementation: why the case was saved
+//
+// Readers accept any integer type for integer attributes, fixed- and variable-length strings, and ignore what
+// they do not know. Every malformed file throws InputError("case file PATH: problem").
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/conv_case.hpp"
+#include "core/direction.hpp"
+
+namespace convcheck {
+
+/// Why a case was saved.
+struct FindingRecord {
+  std::string strategy;
+  std::string direction;
+  std::string problem;        // the diff's or the runner's one-line message
+  std::string implementation; // e.g. oneDNN's impl_info_str; may be empty
+};
+
+struct CaseFile {
+  ConvCase conv_case;
+  /// results[strategy][direction], canonical layout.
+  std::map<std::string, std::map<Direction, Tensor>> results;
+  std::optional<FindingRecord> finding;
+};
+
+/// Reads and validates a case file; sizes are checked against `max_elements` before anything is allocated.
+CaseFile read_case_file(const std::string &path, int64_t max_elements = default_max_elements);
+
+/// Writes atomically: a temporary name in the same directory, then rename, so readers never see a partial file.
+void write_case_file(const std::string &path, const CaseFile &case_file);
+
+} // namespace convcheck

@@ -1,0 +1,79 @@
+#include "core/finding.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "core/case_file.hpp"
+#include "core/conv_case.hpp"
+#include "core/descriptor.hpp"
+#include "core/input_error.hpp"
+#include "core/reference.hpp"
+#include "core/shrink.hpp"
+#include "core/verify.hpp"
+
+namespace convcheck {
+
+namespace {
+
+uint64_t fnv1a(const std::string &text) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
+  return hash;
+}
+
+} // namespace
+
+std::string finding_path(const std::string &corpus_dir, const ConvConfig &config, const std::string &strategy,
+                         Direction direction) {
+  const std::string key = fmt::format("{}/{}/{}", format_descriptor(config), strategy, to_string(direction));
+  return (std::filesystem::path(corpus_dir) /
+          fmt::format("{}-{}-{:016x}.h5", strategy, to_string(direction), fnv1a(key)))
+      .string();
+}
+
+SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &strategies, uint64_t seed,
+                          FillMode fill, const std::string &corpus_dir, bool shrink_it) {
+  const auto failing = std::find_if(strategies.begin(), strategies.end(),
+                                    [&](const Strategy &s) { return s.name == failure.strategy; });
+  assert(failing != strategies.end());
+  auto outcome_on = [&](const ConvConfig &config) {
+    const ConvCase conv_case = make_case(config, fill, seed, failure.case_index);
+    DirectionReference direction_reference = compute_reference(conv_case, failure.direction);
+    Reference reference;
+    reference.directions[static_cast<size_t>(failure.direction)] = std::move(direction_reference);
+    return verify_one(conv_case, reference, *failing, failure.direction);
+  };
+  SavedFinding saved{failure.config, failure.problem, 0, 0, {}};
+  if (shrink_it) {
+    const ShrinkResult result = shrink(failure.config, [&](const ConvConfig &config) {
+      return outcome_on(config).verdict == Verdict::failed;
+    });
+    saved.shrunk = result.config;
+    saved.shrink_steps = result.steps;
+    saved.shrink_tries = result.tries;
+  }
+  const Outcome outcome = outcome_on(saved.shrunk);
+  saved.problem = outcome.verdict == Verdict::failed ? outcome.detail : failure.problem;
+
+  CaseFile case_file{make_case(saved.shrunk, fill, seed, failure.case_index), {}, {}};
+  const Reference reference = compute_reference(case_file.conv_case);
+  for (const Strategy &strategy : strategies)
+    for (Direction direction : all_directions) {
+      Tensor result;
+      verify_one(case_file.conv_case, reference, strategy, direction, &result);
+      if (!result.empty()) case_file.results[strategy.name][direction] = std::move(result);
+    }
+  case_file.finding =
+      FindingRecord{failure.strategy, to_string(failure.direction), saved.problem, outcome.implementation};
+  std::error_code error;
+  std::filesystem::create_directories(corpus_dir, error);
+  if (error) throw InputError(fmt::format("cannot create corpus directory {}: {}", corpus_dir, error.message()));
+  saved.path = finding_path(corpus_dir, saved.shrunk, failure.strategy, failure.direction);
+  write_case_file(saved.path, case_file);
+  return saved;
+}
+
+} // namespace convcheck

@@ -1,0 +1,75 @@
+#include "reports/json_report.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "core/descriptor.hpp"
+#include "core/input_error.hpp"
+
+namespace convcheck {
+
+namespace {
+
+nlohmann::json tally_json(const Tally &tally) {
+  return {{"passed", tally.passed}, {"failed", tally.failed}, {"skipped", tally.skipped}, {"weak", tally.weak}};
+}
+
+} // namespace
+
+std::string json_report(const CampaignReport &report) {
+  nlohmann::json strategies = nlohmann::json::object();
+  for (const StrategyTally &strategy : report.tallies) {
+    Tally total;
+    nlohmann::json directions = nlohmann::json::object();
+    for (Direction direction : all_directions) {
+      const Tally &tally = strategy.by_direction[static_cast<size_t>(direction)];
+      directions[to_string(direction)] = tally_json(tally);
+      total.passed += tally.passed;
+      total.failed += tally.failed;
+      total.skipped += tally.skipped;
+      total.weak += tally.weak;
+    }
+    nlohmann::json entry = tally_json(total);
+    entry["directions"] = directions;
+    strategies[strategy.name] = entry;
+  }
+  nlohmann::json failures = nlohmann::json::array();
+  for (const ReportedFailure &reported : report.failures) {
+    const Failure &failure = reported.failure;
+    nlohmann::json entry = {{"strategy", failure.strategy},
+                            {"direction", to_string(failure.direction)},
+                            {"case_index", failure.case_index},
+                            {"config", format_descriptor(failure.config)},
+                            {"problem", failure.problem},
+                            {"repro", nullptr}};
+    if (reported.saved) {
+      entry["repro"] = reported.saved->path;
+      entry["shrunk_config"] = format_descriptor(reported.saved->shrunk);
+      entry["shrink_steps"] = reported.saved->shrink_steps;
+    }
+    failures.push_back(entry);
+  }
+  const nlohmann::json json = {{"seed", report.seed},           {"cases", report.cases},
+                               {"elapsed_s", report.elapsed_s}, {"fill", to_string(report.fill)},
+                               {"convcheck_version", CONVCHECK_VERSION}, {"strategies", strategies},
+                               {"failures", failures}};
+  return json.dump(2) + "\n";
+}
+
+void write_json_report(const std::string &path, const CampaignReport &report) {
+  const std::string temporary = fmt::format("{}.tmp-{}", path, getpid());
+  {
+    std::ofstream out(temporary);
+    out << json_report(report);
+    if (!out) throw InputError(fmt::format("cannot write report {}", path));
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) throw InputError(fmt::format("cannot write report {}: {}", path, error.message()));
+}
+
+} // namespace convcheck

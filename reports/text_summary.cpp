@@ -1,0 +1,38 @@
+#include "reports/text_summary.hpp"
+
+#include <fmt/format.h>
+
+#include "core/descriptor.hpp"
+
+namespace convcheck {
+
+std::string text_summary(const CampaignReport &report) {
+  std::string text = fmt::format("{} cases in {:.1f} s ({:.0f} cases/s), seed {}, fill {}\n", report.cases,
+                                 report.elapsed_s, report.elapsed_s > 0 ? report.cases / report.elapsed_s : 0.0,
+                                 report.seed, to_string(report.fill));
+  text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8}\n", "strategy", "direction", "passed", "weak", "failed",
+                      "skipped");
+  for (const StrategyTally &strategy : report.tallies)
+    for (Direction direction : all_directions) {
+      const Tally &tally = strategy.by_direction[static_cast<size_t>(direction)];
+      text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8}\n", strategy.name, to_string(direction), tally.passed,
+                          tally.weak, tally.failed, tally.skipped);
+    }
+  size_t unsaved = 0;
+  for (const ReportedFailure &reported : report.failures) {
+    if (!reported.saved) {
+      ++unsaved;
+      continue;
+    }
+    const SavedFinding &saved = *reported.saved;
+    text += fmt::format("FAILED {} {} case {}: {}\n  config {} shrunk to {} in {} steps\n  repro: convcheck repro {}\n",
+                        reported.failure.strategy, to_string(reported.failure.direction), reported.failure.case_index,
+                        saved.problem, format_descriptor(reported.failure.config), format_descriptor(saved.shrunk),
+                        saved.shrink_steps, saved.path);
+  }
+  if (unsaved > 0) text += fmt::format("({} more failures of the same strategies and directions not saved)\n", unsaved);
+  text += report.failed() ? fmt::format("{} failures\n", report.failures.size()) : "no mismatch\n";
+  return text;
+}
+
+} // namespace convcheck
