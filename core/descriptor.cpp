@@ -73,6 +73,13 @@ ConvConfig parse_descriptor(const std::string &text) {
       ++pos;
       continue;
     }
+    // The dtype words end in digits, so they are matched whole before the key-value grammar.
+    if ((text.compare(pos, 3, "f32") == 0 || text.compare(pos, 3, "f64") == 0) &&
+        (pos + 3 == text.size() || text[pos + 3] == '_')) {
+      apply_word(text.substr(pos, 3), config);
+      pos += 3;
+      continue;
+    }
     size_t end = pos;
     while (end < text.size() && std::islower(static_cast<unsigned char>(text[end]))) ++end;
     const std::string name = text.substr(pos, end - pos);

@@ -1,0 +1,41 @@
+#pragma once
+// Hand-picked edge configs every strategy is tested on, and the check that a strategy agrees with the reference
+// on them (bit for bit in exact fill, where the bound is zero; within the sound bound in normal fill).
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/conv_config.hpp"
+#include "core/fill.hpp"
+
+namespace convcheck::testing {
+
+struct EdgeConfig {
+  std::string name;
+  std::string descriptor;
+};
+
+/// 1x1 everything; kernel larger than input with padding; stride > kernel; dilation with stride; depthwise;
+/// G with C/G != K/G; one-sided padding; H != W; each in several layouts and both dtypes.
+std::vector<EdgeConfig> edge_configs();
+
+/// Runs `strategy` on every direction of the config and returns the failures (empty: agreed). A direction the
+/// strategy declares unsupported is a failure unless `allow_skips`.
+std::vector<std::string> disagreements(const std::string &strategy, const std::string &descriptor, FillMode fill,
+                                       bool allow_skips = false);
+
+/// Same for an injected strategy on a config where it must fail: returns true when some direction fails.
+bool fails_somewhere(const std::string &strategy, const std::string &descriptor, FillMode fill);
+
+} // namespace convcheck::testing
+
+/// Asserts that strategy agrees with the reference on every edge config in both fills.
+#define CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS(strategy)                                                        \
+  for (const auto &edge : ::convcheck::testing::edge_configs())                                                 \
+    for (auto fill : {::convcheck::FillMode::exact, ::convcheck::FillMode::normal}) {                           \
+      const auto problems = ::convcheck::testing::disagreements(strategy, edge.descriptor, fill);               \
+      EXPECT_TRUE(problems.empty()) << edge.name << " " << edge.descriptor << " " << ::convcheck::to_string(fill) \
+                                    << ": " << (problems.empty() ? "" : problems.front());                      \
+    }
