@@ -88,6 +88,7 @@ public:
     if (H5Tis_variable_str(type.get()) > 0) {
       Hdf5Handle memory(H5Tcopy(H5T_C_S1), H5Tclose);
       H5Tset_size(memory.get(), H5T_VARIABLE);
+      H5Tset_cset(memory.get(), H5Tget_cset(type.get())); // HDF5 will not convert between ASCII and UTF-8
       char *text = nullptr;
       if (H5Aread(attribute.get(), memory.get(), &text) < 0 || text == nullptr)
         fail(fmt::format("attribute {}{} cannot be read", where, name));

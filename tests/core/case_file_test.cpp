@@ -1,1 +1,192 @@
+// Case files round-trip, and every class of malformed file is rejected with one line naming file and problem.
+
+#include "core/case_file.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
 #include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include "core/descriptor.hpp"
+#include "core/input_error.hpp"
+
+namespace convcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CaseFileTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    directory_ = fs::temp_directory_path() /
+                 ("convcheck-case-file-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                  "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(directory_);
+  }
+  void TearDown() override { fs::remove_all(directory_); }
+
+  std::string path(const std::string &name) const { return (directory_ / name).string(); }
+
+  // A valid case file, then `mutate` applied to it through the HDF5 C API.
+  std::string valid_file(const std::function<void(hid_t)> &mutate = {}) {
+    const std::string file = path("case.h5");
+    CaseFile case_file{make_case(parse_descriptor("g2mb2ic4ih5iw6oc6kh3kw2pt1pr2"), FillMode::normal, 5, 9), {}, {}};
+    case_file.results["naive"][Direction::output] = case_file.conv_case.grad_output.clone();
+    write_case_file(file, case_file);
+    if (mutate) {
+      const hid_t handle = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+      mutate(handle);
+      H5Fclose(handle);
+    }
+    return file;
+  }
+
+  std::string error_of(const std::string &file, int64_t max_elements = default_max_elements) {
+    try {
+      read_case_file(file, max_elements);
+    } catch (const InputError &error) {
+      return error.what();
+    }
+    return "";
+  }
+
+  fs::path directory_;
+};
+
+void replace_int_attribute(hid_t file, const char *object, const char *name, hid_t type, int64_t value) {
+  const hid_t group = H5Oopen(file, object, H5P_DEFAULT);
+  H5Adelete(group, name);
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t attribute = H5Acreate2(group, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  H5Awrite(attribute, H5T_NATIVE_INT64, &value);
+  H5Aclose(attribute);
+  H5Sclose(space);
+  H5Oclose(group);
+}
+
+void replace_fixed_string_attribute(hid_t file, const char *object, const char *name, const std::string &value) {
+  const hid_t group = H5Oopen(file, object, H5P_DEFAULT);
+  H5Adelete(group, name);
+  const hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, value.size());
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t attribute = H5Acreate2(group, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  H5Awrite(attribute, type, value.c_str());
+  H5Aclose(attribute);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Oclose(group);
+}
+
+void replace_dataset(hid_t file, const char *name, std::vector<hsize_t> dims, hid_t type) {
+  H5Ldelete(file, name, H5P_DEFAULT);
+  const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+  const hid_t dataset = H5Dcreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dclose(dataset);
+  H5Sclose(space);
+}
+
+TEST_F(CaseFileTest, RoundTripsConfigInputsResultsAndFinding) {
+  const std::string file = path("round.h5");
+  CaseFile original{make_case(parse_descriptor("g2mb2ic4ih5iw6oc6kh3kw2pt1pr2_nhwc_ohwi_f64"), FillMode::exact, 5, 9),
+                    {},
+                    FindingRecord{"pad_order", "output", "error 1 exceeds bound 0", "ref:any"}};
+  original.results["naive"][Direction::grad_weight] = original.conv_case.weight.clone();
+  write_case_file(file, original);
+  const CaseFile read = read_case_file(file);
+  EXPECT_EQ(read.conv_case.config, original.conv_case.config);
+  EXPECT_EQ(read.conv_case.seed, 5u);
+  EXPECT_EQ(read.conv_case.case_index, 9u);
+  EXPECT_EQ(read.conv_case.fill, FillMode::exact);
+  for (int64_t i = 0; i < original.conv_case.data.size(); ++i)
+    ASSERT_EQ(read.conv_case.data.get(i), original.conv_case.data.get(i));
+  ASSERT_EQ(read.results.at("naive").at(Direction::grad_weight).shape(), original.conv_case.weight.shape());
+  ASSERT_TRUE(read.finding.has_value());
+  EXPECT_EQ(read.finding->implementation, "ref:any");
+  // No temporary is left beside it.
+  EXPECT_EQ(std::distance(fs::directory_iterator(directory_), fs::directory_iterator()), 1);
+}
+
+TEST_F(CaseFileTest, AcceptsOtherIntegerTypesAndFixedLengthStrings) {
+  const std::string file = valid_file([](hid_t handle) {
+    replace_int_attribute(handle, "/config", "batch", H5T_STD_U8LE, 2);
+    replace_int_attribute(handle, "/", "format_version", H5T_STD_I32BE, 1);
+    replace_fixed_string_attribute(handle, "/config", "dtype", "float32");
+    replace_fixed_string_attribute(handle, "/", "format", "convcheck-case");
+  });
+  EXPECT_EQ(error_of(file), "");
+}
+
+TEST_F(CaseFileTest, RejectsEveryMalformedClass) {
+  const std::string missing = path("missing.h5");
+  EXPECT_EQ(error_of(missing), "cannot open case file " + missing + ": no such file");
+
+  const std::string text = path("text.h5");
+  std::ofstream(text) << "not hdf5 at all";
+  EXPECT_EQ(error_of(text), "case file " + text + ": not an HDF5 file");
+
+  const std::string file = valid_file();
+  const std::string truncated = path("truncated.h5");
+  fs::copy_file(file, truncated);
+  fs::resize_file(truncated, fs::file_size(truncated) / 2);
+  EXPECT_NE(error_of(truncated), "");
+  EXPECT_EQ(error_of(truncated).rfind("case file " + truncated + ": ", 0), 0u) << error_of(truncated);
+
+  struct Mutation {
+    std::function<void(hid_t)> mutate;
+    std::string message;
+  };
+  const std::vector<Mutation> mutations = {
+      {[](hid_t f) { H5Adelete(f, "format"); }, "attribute /format is missing"},
+      {[](hid_t f) { replace_fixed_string_attribute(f, "/", "format", "other"); },
+       "attribute /format is not 'convcheck-case'"},
+      {[](hid_t f) { replace_int_attribute(f, "/", "format_version", H5T_STD_I64LE, 2); },
+       "format_version 2 is not supported (this convcheck reads 1)"},
+      {[](hid_t f) { H5Ldelete(f, "/config", H5P_DEFAULT); }, "group /config is missing"},
+      {[](hid_t f) {
+         const hid_t g = H5Gopen2(f, "/config", H5P_DEFAULT);
+         H5Adelete(g, "kernel_width");
+         H5Gclose(g);
+       },
+       "attribute /config/kernel_width is missing"},
+      {[](hid_t f) { replace_fixed_string_attribute(f, "/config", "groups", "2"); },
+       "attribute /config/groups is not an integer"},
+      {[](hid_t f) { replace_int_attribute(f, "/config", "dtype", H5T_STD_I64LE, 32); },
+       "attribute /config/dtype is not a string"},
+      {[](hid_t f) { replace_fixed_string_attribute(f, "/config", "data_layout", "NCDHW"); },
+       "/config/data_layout 'NCDHW' is not NCHW or NHWC"},
+      {[](hid_t f) { replace_int_attribute(f, "/config", "groups", H5T_STD_I64LE, 3); },
+       "groups 3 does not divide in_channels 4"},
+      {[](hid_t f) { replace_int_attribute(f, "/config", "batch", H5T_STD_I64LE, int64_t{1} << 29); },
+       "data tensor has 64424509440 elements, more than the limit 268435456 (see --max-elements)"},
+      {[](hid_t f) { replace_int_attribute(f, "/config", "in_height", H5T_STD_I64LE, -5); },
+       "in_height -5 must be >= 1"},
+      {[](hid_t f) { H5Ldelete(f, "/inputs/weight", H5P_DEFAULT); }, "dataset /inputs/weight cannot be opened"},
+      {[](hid_t f) { replace_dataset(f, "/inputs/data", {2, 4, 30}, H5T_IEEE_F32LE); },
+       "dataset /inputs/data has shape [2, 4, 30], expected [2, 4, 5, 6]"},
+      {[](hid_t f) { replace_dataset(f, "/inputs/weight", {6, 2, 3, 3}, H5T_IEEE_F32LE); },
+       "dataset /inputs/weight has shape [6, 2, 3, 3], expected [6, 2, 3, 2]"},
+      {[](hid_t f) { replace_dataset(f, "/inputs/grad_output", {2, 6, 7, 7}, H5T_STD_I32LE); },
+       "dataset /inputs/grad_output is not floating point"},
+  };
+  for (const Mutation &mutation : mutations) {
+    const std::string broken = valid_file(mutation.mutate);
+    EXPECT_EQ(error_of(broken), "case file " + broken + ": " + mutation.message);
+  }
+  EXPECT_EQ(error_of(valid_file(), 100),
+            "case file " + path("case.h5") +
+                ": data tensor has 240 elements, more than the limit 100 (see --max-elements)");
+}
+
+TEST_F(CaseFileTest, ResultsOfAnyShapeAreKeptForTheDiffToJudge) {
+  const std::string file = valid_file([](hid_t f) {
+    replace_dataset(f, "/results/naive/output", {3, 3}, H5T_IEEE_F64LE);
+  });
+  const CaseFile read = read_case_file(file);
+  EXPECT_EQ(read.results.at("naive").at(Direction::output).shape(), (Shape{3, 3}));
+}
+
+} // namespace
+} // namespace convcheck

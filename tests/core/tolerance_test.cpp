@@ -1,1 +1,128 @@
+// The tolerance model: a correct float32 implementation that sums in any order never exceeds the bound, and a
+// one-tap error does.
+
+#include "core/tolerance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "core/conv_case.hpp"
+#include "core/descriptor.hpp"
+#include "core/diff.hpp"
+#include "core/generators.hpp"
+#include "core/naive_loops.hpp"
+#include "core/reference.hpp"
+
+namespace convcheck {
+namespace {
+
+// Collects the float32 products of one element so they can be summed in any order.
+struct Products {
+  std::vector<float> values;
+  void add(float a, float b) { values.push_back(a * b); }
+};
+
+float pairwise(const float *begin, size_t count) {
+  if (count == 0) return 0.0f;
+  if (count == 1) return *begin;
+  return pairwise(begin, count / 2) + pairwise(begin + count / 2, count - count / 2);
+}
+
+// The forward result in float32 with each element's products summed in a shuffled order, pairwise or not.
+Tensor reordered_forward(const ConvCase &c, uint64_t shuffle_seed, bool tree) {
+  Tensor out(DType::float32, c.config.output_shape());
+  float *result = out.data<float>();
+  std::mt19937_64 engine(shuffle_seed);
+  naive_forward<Products>(c.config, c.data.data<float>(), c.weight.data<float>(), [&](int64_t i, Products sum) {
+    std::shuffle(sum.values.begin(), sum.values.end(), engine);
+    result[i] = tree ? pairwise(sum.values.data(), sum.values.size())
+                     : std::accumulate(sum.values.begin(), sum.values.end(), 0.0f);
+  });
+  return out;
+}
+
+RC_GTEST_PROP(Tolerance, AnySummationOrderOfACorrectFloat32ResultPasses, ()) {
+  ConvConfig config = *conv_configs();
+  config.dtype = DType::float32;
+  const auto fill = *rc::gen::element(FillMode::normal, FillMode::exact);
+  const ConvCase conv_case = make_case(config, fill, *rc::gen::arbitrary<uint64_t>(), 0);
+  const Reference reference = compute_reference(conv_case);
+  const Tensor got = reordered_forward(conv_case, *rc::gen::arbitrary<uint64_t>(), *rc::gen::arbitrary<bool>());
+  const Diff diff = compare(got, reference[Direction::output].expected, reference[Direction::output].bound);
+  RC_ASSERT(diff.ok);
+}
+
+TEST(Tolerance, BoundIsSoundForHeavyCancellation) {
+  // Sums of large values that cancel to almost nothing: the worst case for a relative bound.
+  std::mt19937_64 engine(11);
+  std::normal_distribution<double> normal;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int terms = 1 + trial % 300;
+    std::vector<float> a(terms), b(terms);
+    for (int i = 0; i < terms; ++i) {
+      a[i] = static_cast<float>(normal(engine) * std::ldexp(1.0, static_cast<int>(engine() % 20) - 10));
+      b[i] = static_cast<float>(normal(engine));
+    }
+    double exact = 0, abs_sum = 0;
+    std::vector<float> products;
+    for (int i = 0; i < terms; ++i) {
+      exact += static_cast<double>(a[i]) * b[i];
+      abs_sum += std::abs(static_cast<double>(a[i]) * b[i]);
+      products.push_back(a[i] * b[i]);
+    }
+    std::shuffle(products.begin(), products.end(), engine);
+    const float got = std::accumulate(products.begin(), products.end(), 0.0f);
+    ASSERT_LE(std::abs(got - exact), error_bound(abs_sum, terms, DType::float32, false)) << "trial " << trial;
+  }
+}
+
+TEST(Tolerance, OneTapErrorFails) {
+  for (const char *descriptor : {"mb1ic4ih5oc2kh3pt1pb1pl1pr1", "g2mb2ic4ih7iw6oc4kh2kw3sh2dlw2pr1"})
+    for (FillMode fill : {FillMode::normal, FillMode::exact}) {
+      const ConvCase conv_case = make_case(parse_descriptor(descriptor), fill, 2, 0);
+      // The kernel loop starting one tap late: tap (0, 0) is dropped everywhere.
+      ConvCase broken = make_case(parse_descriptor(descriptor), fill, 2, 0);
+      float *weight = broken.weight.data<float>();
+      const int64_t taps = conv_case.config.kernel_height * conv_case.config.kernel_width;
+      for (int64_t i = 0; i < broken.weight.size(); i += taps) weight[i] = 0.0f;
+      const Reference reference = compute_reference(conv_case);
+      const Tensor got = reordered_forward(broken, 1, false);
+      const Diff diff = compare(got, reference[Direction::output].expected, reference[Direction::output].bound);
+      EXPECT_FALSE(diff.ok) << descriptor << " " << to_string(fill);
+      EXPECT_GT(diff.mismatches, 1) << descriptor;
+    }
+}
+
+TEST(Tolerance, ExactIntegerSumsHaveZeroBound) {
+  EXPECT_EQ(error_bound(1000, 50, DType::float32, true), 0.0);
+  EXPECT_EQ(error_bound(0x1.0p24, 50, DType::float32, true), 0.0);
+  EXPECT_GT(error_bound(0x1.0p24 + 2, 50, DType::float32, true), 0.0);
+  EXPECT_EQ(error_bound(0x1.0p40, 50, DType::float64, true), 0.0);
+}
+
+TEST(Tolerance, BoundScalesWithTermsAndPrecision) {
+  const double single = error_bound(10.0, 99, DType::float32, false);
+  EXPECT_NEAR(single, 2.0 * (100 * 0x1.0p-24) * 10.0, 1e-9);
+  EXPECT_LT(error_bound(10.0, 99, DType::float64, false), single * 1e-8);
+}
+
+TEST(Diff, ReportsShapeNanAndMissingDistinctly) {
+  const ConvCase conv_case = make_case(parse_descriptor("mb1ic1ih3oc1kh1"), FillMode::normal, 1, 0);
+  const Reference reference = compute_reference(conv_case);
+  const DirectionReference &output = reference[Direction::output];
+  Diff diff = compare(Tensor(DType::float32, {1, 1, 3, 2}), output.expected, output.bound);
+  EXPECT_EQ(diff.problem, "shape [1, 1, 3, 2] differs from expected [1, 1, 3, 3]");
+  Tensor nan_result = output.expected.cast(DType::float32);
+  nan_result.data<float>()[4] = std::nanf("");
+  diff = compare(nan_result, output.expected, output.bound);
+  EXPECT_EQ(diff.problem.rfind("got nan at [0, 0, 1, 1] where the reference is", 0), 0u) << diff.problem;
+  EXPECT_EQ(diff.mismatches, 1);
+}
+
+} // namespace
+} // namespace convcheck

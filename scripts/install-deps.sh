@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what convcheck needs from Debian 12 packages, and nothing else. Idempotent: when everything is
+# already installed it only asks dpkg and returns in well under a second.
+set -euo pipefail
+
+packages=(
+  cmake make g++ pkg-config
+  libboost-program-options-dev librapidcheck-dev libhdf5-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
+  libgtest-dev libopenblas-dev libdnnl-dev
+  python3-h5py python3-numpy
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "installing: ${missing[*]}" >&2
+sudo=""
+[[ $(id -u) -eq 0 ]] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
