@@ -1,1 +1,137 @@
+// The command line as a user meets it: exit codes, one-line errors, and the planted-bug loop
+// (fuzz finds it, shrinks it, writes it; repro fails again on the file).
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Invocation {
+  int status;
+  std::string output; // stdout and stderr
+};
+
+Invocation convcheck(const std::string &args) {
+  const std::string command = std::string(CONVCHECK_BINARY) + " " + args + " 2>&1";
+  FILE *pipe = popen(command.c_str(), "r");
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+class Cli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    directory_ = fs::temp_directory_path() /
+                 (std::string("convcheck-cli-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(directory_);
+    fs::create_directories(directory_);
+  }
+  void TearDown() override { fs::remove_all(directory_); }
+  std::string path(const std::string &name) const { return (directory_ / name).string(); }
+  fs::path directory_;
+};
+
+nlohmann::json read_json(const std::string &path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+TEST_F(Cli, VersionAndHelpExitZero) {
+  EXPECT_EQ(convcheck("--version").output, "convcheck 0.1.0\n");
+  EXPECT_EQ(convcheck("--help").status, 0);
+  const Invocation help = convcheck("fuzz --help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.output.find("--seed"), std::string::npos);
+  EXPECT_EQ(convcheck("repro --help").status, 0);
+}
+
+TEST_F(Cli, BadUsageExitsTwoWithOneLine) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "convcheck: error: no command given (try convcheck --help)\n"},
+      {"frobnicate", "convcheck: error: unknown command 'frobnicate' (try convcheck --help)\n"},
+      {"fuzz --cases 0", "convcheck: error: cases 0 must be >= 1\n"},
+      {"fuzz --cases -3", "convcheck: error: cases -3 must be >= 1\n"},
+      {"fuzz --time 0", "convcheck: error: time 0 must be > 0 seconds\n"},
+      {"fuzz --cases many", "convcheck: error: the argument ('many') for option '--cases' is invalid\n"},
+      {"fuzz --fill wrong", "convcheck: error: fill mode 'wrong' is not normal, exact or mixed\n"},
+      {"fuzz --bogus", "convcheck: error: unrecognised option '--bogus'\n"},
+      {"fuzz --threads -1", "convcheck: error: threads -1 must be >= 0\n"},
+      {"fuzz --strategies naive,nope", "convcheck: error: unknown strategy 'nope' (known: "},
+      {"fuzz --inject naive", "convcheck: error: unknown injected bug 'naive' (known: "},
+      {"repro", "convcheck: error: repro needs at least one case file\n"},
+      {"repro /nonexistent/case.h5", "convcheck: error: cannot open case file /nonexistent/case.h5: no such file\n"},
+  };
+  for (const auto &[args, message] : cases) {
+    const Invocation run = convcheck(args);
+    EXPECT_EQ(run.status, 2) << args;
+    EXPECT_EQ(run.output.substr(0, message.size()), message) << args;
+    EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << args << ": " << run.output;
+  }
+}
+
+TEST_F(Cli, CleanRunExitsZeroAndReports) {
+  const Invocation run = convcheck("fuzz --cases 300 --strategies naive --report " + path("report.json") + " --corpus " +
+                            path("findings"));
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("no mismatch"), std::string::npos);
+  const nlohmann::json report = read_json(path("report.json"));
+  EXPECT_EQ(report["cases"], 300);
+  EXPECT_EQ(report["seed"], 1);
+  const nlohmann::json &naive = report["strategies"]["naive"];
+  EXPECT_EQ(naive["passed"].get<int>() + naive["weak"].get<int>(), 900);
+  EXPECT_EQ(naive["failed"], 0);
+  EXPECT_TRUE(report["failures"].empty());
+  EXPECT_FALSE(fs::exists(path("findings")));
+}
+
+TEST_F(Cli, PlantedBugIsFoundShrunkWrittenAndReproduced) {
+  const Invocation fuzz = convcheck("fuzz --cases 300 --strategies naive --inject pad_order --corpus " + path("findings") +
+                             " --report " + path("report.json"));
+  ASSERT_EQ(fuzz.status, 1) << fuzz.output;
+  const nlohmann::json report = read_json(path("report.json"));
+  ASSERT_FALSE(report["failures"].empty());
+  const nlohmann::json &first = report["failures"][0];
+  EXPECT_EQ(first["strategy"], "pad_order");
+  ASSERT_TRUE(first["repro"].is_string());
+  const std::string repro_path = first["repro"];
+  EXPECT_TRUE(fs::exists(repro_path));
+  // The smallest config showing a swapped pad_bottom/pad_left: one pixel, one padding on one of the two sides.
+  EXPECT_TRUE(std::regex_match(first["shrunk_config"].get<std::string>(), std::regex("mb1ic1ih1iw1oc1kh1kw1p[bl]1")))
+      << first["shrunk_config"];
+  for (const auto &failure : report["failures"]) EXPECT_EQ(failure["strategy"], "pad_order");
+
+  const Invocation repro = convcheck("repro " + repro_path);
+  EXPECT_EQ(repro.status, 1) << repro.output;
+  EXPECT_NE(repro.output.find("mismatch reproduced"), std::string::npos);
+  EXPECT_NE(repro.output.find("recorded:pad_order"), std::string::npos);
+  // Even without rerunning the mutant, the recorded result alone fails again.
+  const Invocation recorded = convcheck("repro --strategies naive " + repro_path);
+  EXPECT_EQ(recorded.status, 1);
+}
+
+TEST_F(Cli, VerdictsDoNotDependOnThreads) {
+  auto run = [&](int threads) {
+    const std::string report = path("report" + std::to_string(threads) + ".json");
+    convcheck("fuzz --seed 7 --cases 400 --strategies naive --inject pad_order --no-shrink --threads " +
+              std::to_string(threads) + " --corpus " + path("findings") + " --report " + report);
+    nlohmann::json json = read_json(report);
+    json.erase("elapsed_s");
+    return json;
+  };
+  EXPECT_EQ(run(1), run(2));
+}
+
+} // namespace
