@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "cmd/commands.hpp"
@@ -29,6 +30,7 @@ commands:
 
 int main(int argc, char **argv) {
   using namespace convcheck;
+  spdlog::set_default_logger(spdlog::stderr_color_st("convcheck")); // logs never mix with results on stdout
   spdlog::set_pattern("convcheck: %l: %v");
   const std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
   const std::string command = argc > 1 ? argv[1] : "";
