@@ -1,0 +1,94 @@
+#include "oracles/layout_native.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "core/generators.hpp"
+#include "core/layout.hpp"
+#include "core/strategy.hpp"
+#include "oracles/naive.hpp"
+#include "tests/oracles/edge_configs.hpp"
+
+namespace convcheck {
+namespace {
+
+bool same_values(const Tensor &a, const Tensor &b) {
+  if (a.shape() != b.shape()) return false;
+  for (int64_t i = 0; i < a.size(); ++i)
+    if (a.get(i) != b.get(i)) return false;
+  return true;
+}
+
+TEST(LayoutNative, NhwcHwioAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("nhwc_hwio"); }
+TEST(LayoutNative, NhwcOhwiAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("nhwc_ohwi"); }
+TEST(LayoutNative, NchwHwioAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("nchw_hwio"); }
+TEST(LayoutNative, CaseLayoutAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("layout"); }
+
+TEST(LayoutNative, ShapesInLayoutFollowTheLayoutTransforms) {
+  const Shape nchw{2, 3, 4, 5}, oihw{6, 3, 2, 1};
+  EXPECT_EQ(data_shape_in(nchw, DataLayout::nhwc), (Shape{2, 4, 5, 3}));
+  EXPECT_EQ(data_shape_in(nchw, DataLayout::nchw), nchw);
+  EXPECT_EQ(weight_shape_in(oihw, WeightLayout::hwio), (Shape{2, 1, 3, 6}));
+  EXPECT_EQ(weight_shape_in(oihw, WeightLayout::ohwi), (Shape{6, 2, 1, 3}));
+  EXPECT_EQ(weight_shape_in(oihw, WeightLayout::oihw), oihw);
+}
+
+// The loops really compute in the held layout: before the transform back, the result is the naive result
+// transformed into that layout, bit for bit (exact fill makes every summation order exact).
+RC_GTEST_PROP(LayoutNative, HeldResultIsTheNaiveResultInTheHeldLayout, ()) {
+  const ConvConfig config = *conv_configs();
+  const auto data_layout = *rc::gen::element(DataLayout::nchw, DataLayout::nhwc);
+  const auto weight_layout = *rc::gen::element(WeightLayout::oihw, WeightLayout::hwio, WeightLayout::ohwi);
+  const ConvCase c = make_case(config, FillMode::exact, 11, 0);
+  const HeldInputs held{data_layout, weight_layout, to_data_layout(c.data, data_layout),
+                        to_weight_layout(c.weight, weight_layout), to_data_layout(c.grad_output, data_layout)};
+  for (Direction direction : all_directions) {
+    const Tensor naive = naive_result(config, c, direction);
+    const Tensor expected = direction == Direction::grad_weight ? to_weight_layout(naive, weight_layout)
+                                                                : to_data_layout(naive, data_layout);
+    RC_ASSERT(same_values(held_layout_result(config, held, direction), expected));
+  }
+}
+
+TEST(NhwcWeightUntransformed, FailsWhenTheWeightPermutationMovesElements) {
+  // Smallest: a 2x2 weight read transposed ([K, C] as [C, K]); then the kernel against the output channels.
+  EXPECT_TRUE(testing::fails_somewhere("nhwc_weight_untransformed", "mb1ic2ih1oc2kh1", FillMode::exact));
+  EXPECT_TRUE(testing::fails_somewhere("nhwc_weight_untransformed", "mb1ic1ih2iw1oc2kh2kw1", FillMode::exact));
+  EXPECT_TRUE(testing::fails_somewhere("nhwc_weight_untransformed", "g4mb2ic4ih6iw5oc4kh3kw3pt1pb1pl1pr1",
+                                       FillMode::normal));
+}
+
+TEST(NhwcWeightUntransformed, PassesWhenAtMostOneOfKAndCPerGroupAndRSExceedsOne) {
+  EXPECT_FALSE(testing::fails_somewhere("nhwc_weight_untransformed", "mb2ic1ih5iw6oc1kh3kw2pt1", FillMode::exact));
+  EXPECT_FALSE(testing::fails_somewhere("nhwc_weight_untransformed", "g4mb2ic4ih6iw5oc4kh1", FillMode::exact));
+  EXPECT_FALSE(testing::fails_somewhere("nhwc_weight_untransformed", "mb2ic5ih3oc1kh1sh2", FillMode::normal));
+}
+
+// The converse, as a property: with at most one of K, C/G and R*S above 1 the OIHW and HWIO flat orders coincide,
+// so the buggy strategy returns exactly what the correct NHWC/HWIO strategy returns.
+RC_GTEST_PROP(NhwcWeightUntransformed, MatchesNhwcHwioWhenThePermutationIsTheIdentity, ()) {
+  ConvConfig config = *conv_configs();
+  switch (*rc::gen::inRange(0, 3)) {
+  case 0: // only K: one input channel per group, 1x1 kernel
+    config.in_channels = config.groups;
+    config.kernel_height = config.kernel_width = 1;
+    break;
+  case 1: // only C/G: one output channel (so one group), 1x1 kernel
+    config.in_channels = config.in_channels_per_group();
+    config.groups = config.out_channels = 1;
+    config.kernel_height = config.kernel_width = 1;
+    break;
+  default: // only R*S: one input and one output channel
+    config.groups = config.in_channels = config.out_channels = 1;
+  }
+  validate(config);
+  const ConvCase c = make_case(config, FillMode::normal, 5, 1);
+  const Strategy *buggy = find_strategy("nhwc_weight_untransformed");
+  RC_ASSERT(buggy != nullptr);
+  for (Direction direction : all_directions)
+    RC_ASSERT(same_values(buggy->run(c, direction),
+                          layout_converted_result(c, direction, DataLayout::nhwc, WeightLayout::hwio)));
+}
+
+} // namespace
+} // namespace convcheck
