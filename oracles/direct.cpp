@@ -1,0 +1,157 @@
+// `direct`: one dedicated loop nest per direction in the case dtype, written from the definition independently of
+// core/naive_loops.hpp (the point is a second implementation, not a second caller), in the shapes that direct
+// kernels use (cuDNN's and CUTLASS's "direct" / "analytic" iterators):
+//
+//   output[n,k,p,q]      = sum_{r,s} sum_c data[n, g*C/G + c, p*sh - pt + r*dh, q*sw - pl + s*dw] * weight[k,c,r,s]
+//   grad_data[n,i,h,w]   = sum_{r,s} sum_{k in group of i} grad_output[n, k, (h + pt - r*dh)/sh, (w + pl - s*dw)/sw]
+//                                                          * weight[k, i - g*C/G, r, s]
+//                          over the (r, s) whose quotients are exact and inside [0, P) x [0, Q)  (a gather)
+//   grad_weight[k,c,r,s] = sum_{n,p,q} grad_output[n,k,p,q] * data[n, g*C/G + c, p*sh - pt + r*dh, q*sw - pl + s*dw]
+//
+// with g = k / (K/G). Forward and grad_data sum taps outermost and channels innermost, where the naive loops sum
+// channels outermost, so they round in a genuinely different order. The in-range taps are found by solving the
+// index inequality once per row or column (`inside`) instead of testing every tap, which is a second derivation
+// of the padding arithmetic as well.
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/strategy.hpp"
+
+namespace convcheck {
+
+namespace {
+
+/// Indices j in [first, last).
+struct IndexRange {
+  int64_t first = 0;
+  int64_t last = 0;
+};
+
+/// The j in [0, count) with 0 <= offset + j*step < size (step >= 1): solving the two inequalities gives
+/// j >= ceil(-offset / step) and j <= floor((size - 1 - offset) / step).
+IndexRange inside(int64_t offset, int64_t step, int64_t count, int64_t size) {
+  const int64_t first = offset >= 0 ? 0 : (-offset + step - 1) / step;
+  const int64_t room = size - 1 - offset;
+  const int64_t last = room < 0 ? 0 : std::min(count, room / step + 1);
+  return {first, std::max(first, last)};
+}
+
+/// Output-stationary forward: for each output element, taps (r, s) outer, input channels innermost.
+template <class T> void forward(const ConvConfig &c, const T *data, const T *weight, T *output) {
+  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
+  const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
+  const int64_t P = c.out_height(), Q = c.out_width(), channel_stride = H * W;
+  for (int64_t n = 0; n < c.batch; ++n)
+    for (int64_t k = 0; k < c.out_channels; ++k) {
+      const T *group_data = data + (n * c.in_channels + (k / kg) * cg) * channel_stride;
+      const T *filter = weight + k * cg * R * S;
+      for (int64_t p = 0; p < P; ++p) {
+        const int64_t top = p * c.stride_height - c.pad_top; // input row of tap r = 0
+        const IndexRange rows = inside(top, c.dilation_height, R, H);
+        for (int64_t q = 0; q < Q; ++q) {
+          const int64_t left = q * c.stride_width - c.pad_left;
+          const IndexRange cols = inside(left, c.dilation_width, S, W);
+          T sum{0};
+          for (int64_t r = rows.first; r < rows.last; ++r)
+            for (int64_t s = cols.first; s < cols.last; ++s) {
+              const T *pixel = group_data + (top + r * c.dilation_height) * W + left + s * c.dilation_width;
+              for (int64_t ci = 0; ci < cg; ++ci) sum += pixel[ci * channel_stride] * filter[(ci * R + r) * S + s];
+            }
+          output[((n * c.out_channels + k) * P + p) * Q + q] = sum;
+        }
+      }
+    }
+}
+
+/// The output position a tap reads into grad_output for an input position, or -1 when it reads none: the tap
+/// lands on in_pos iff in_pos + pad - tap*dilation = out*stride for some out in [0, out_size).
+int64_t gathered_output(int64_t in_pos, int64_t pad, int64_t tap, int64_t dilation, int64_t stride,
+                        int64_t out_size) {
+  const int64_t scaled = in_pos + pad - tap * dilation;
+  if (scaled < 0 || scaled % stride != 0 || scaled / stride >= out_size) return -1;
+  return scaled / stride;
+}
+
+/// Gathering grad_data: each input element sums the taps that read it, (r, s) outer, output channels innermost.
+template <class T> void grad_data(const ConvConfig &c, const T *grad_output, const T *weight, T *grad_input) {
+  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
+  const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
+  const int64_t P = c.out_height(), Q = c.out_width();
+  for (int64_t n = 0; n < c.batch; ++n)
+    for (int64_t i = 0; i < c.in_channels; ++i) {
+      const int64_t g = i / cg, ci = i % cg;
+      const T *group_grad = grad_output + (n * c.out_channels + g * kg) * P * Q;
+      const T *group_weight = weight + (g * kg * cg + ci) * R * S; // weight[g*K/G, ci, 0, 0]
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t w = 0; w < W; ++w) {
+          T sum{0};
+          for (int64_t r = 0; r < R; ++r) {
+            const int64_t p = gathered_output(h, c.pad_top, r, c.dilation_height, c.stride_height, P);
+            if (p < 0) continue;
+            for (int64_t s = 0; s < S; ++s) {
+              const int64_t q = gathered_output(w, c.pad_left, s, c.dilation_width, c.stride_width, Q);
+              if (q < 0) continue;
+              for (int64_t kk = 0; kk < kg; ++kk)
+                sum += group_grad[(kk * P + p) * Q + q] * group_weight[(kk * cg * R + r) * S + s];
+            }
+          }
+          grad_input[((n * c.in_channels + i) * H + h) * W + w] = sum;
+        }
+    }
+}
+
+/// Direct wgrad: each weight element sums over (n, p, q), visiting only the output positions whose tap is inside.
+template <class T> void grad_weight(const ConvConfig &c, const T *grad_output, const T *data, T *grad_filter) {
+  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
+  const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
+  const int64_t P = c.out_height(), Q = c.out_width();
+  for (int64_t k = 0; k < c.out_channels; ++k)
+    for (int64_t ci = 0; ci < cg; ++ci) {
+      const int64_t i = (k / kg) * cg + ci;
+      for (int64_t r = 0; r < R; ++r) {
+        // h = p*sh + (r*dh - pt): the same inequality as forward's, solved for p instead of r.
+        const int64_t top = r * c.dilation_height - c.pad_top;
+        const IndexRange rows = inside(top, c.stride_height, P, H);
+        for (int64_t s = 0; s < S; ++s) {
+          const int64_t left = s * c.dilation_width - c.pad_left;
+          const IndexRange cols = inside(left, c.stride_width, Q, W);
+          T sum{0};
+          for (int64_t n = 0; n < c.batch; ++n) {
+            const T *plane = data + (n * c.in_channels + i) * H * W;
+            const T *grad_plane = grad_output + (n * c.out_channels + k) * P * Q;
+            for (int64_t p = rows.first; p < rows.last; ++p)
+              for (int64_t q = cols.first; q < cols.last; ++q)
+                sum += grad_plane[p * Q + q] * plane[(p * c.stride_height + top) * W + q * c.stride_width + left];
+          }
+          grad_filter[((k * cg + ci) * R + r) * S + s] = sum;
+        }
+      }
+    }
+}
+
+template <class T> Tensor direct_typed(const ConvCase &cc, Direction direction) {
+  Tensor result(cc.config.dtype, result_shape(cc.config, direction));
+  T *out = result.data<T>();
+  switch (direction) {
+  case Direction::output: forward(cc.config, cc.data.data<T>(), cc.weight.data<T>(), out); break;
+  case Direction::grad_data: grad_data(cc.config, cc.grad_output.data<T>(), cc.weight.data<T>(), out); break;
+  case Direction::grad_weight: grad_weight(cc.config, cc.grad_output.data<T>(), cc.data.data<T>(), out); break;
+  }
+  return result;
+}
+
+const Registration registration{{
+    .name = "direct",
+    .description = "dedicated direct loops per direction (gathering grad_data, direct wgrad) in the case dtype, "
+                   "taps outer and channels inner; all configs, all directions",
+    .run =
+        [](const ConvCase &c, Direction direction) {
+          return c.config.dtype == DType::float32 ? direct_typed<float>(c, direction)
+                                                  : direct_typed<double>(c, direction);
+        },
+}};
+
+} // namespace
+
+} // namespace convcheck

@@ -1,0 +1,194 @@
+// `im2col`: the convolution lowered to matrix products, as Caffe's and early cuDNN's GEMM paths do
+// (Chellapilla, Puri and Simard, "High Performance Convolutional Neural Networks for Document Processing", 2006),
+// with the products computed by a real BLAS (OpenBLAS through CBLAS) in the case dtype.
+//
+// Per batch item n and group g, unfold the group's input channels into the column matrix
+//
+//   col[(c*R + r)*S + s, p*Q + q] = data[n, g*C/G + c, p*sh - pt + r*dh, q*sw - pl + s*dw]   (0 in the padding)
+//
+// of shape [C/G*R*S, P*Q]. With W_g the group's weights viewed as [K/G, C/G*R*S] (OIHW is already that matrix)
+// and out_g / grad_output_g the group's output planes viewed as [K/G, P*Q]:
+//
+//   forward:      out_g        = W_g x col
+//   grad_weight:  grad_W_g     = sum_n grad_output_g x col^T     (beta = 1 accumulates the batch in the GEMM)
+//   grad_data:    col          = W_g^T x grad_output_g, then col2im scatter-adds col back into the image,
+//                                dropping the entries that fall in the padding.
+//
+// Padding entries of col are exact zeros, so the extra products they add to each dot product are exact and the
+// rounding is that of a blocked GEMM over the real taps: within the reference's bound for any summation tree.
+
+#include <cblas.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/strategy.hpp"
+
+namespace convcheck {
+
+namespace {
+
+/// Sizes of one (batch item, group) slice of the problem, named once so the GEMM calls read like the formulas.
+struct GroupGeometry {
+  explicit GroupGeometry(const ConvConfig &config)
+      : config(config), in_channels(config.in_channels_per_group()), out_channels(config.out_channels_per_group()),
+        col_rows(in_channels * config.kernel_height * config.kernel_width),
+        col_cols(config.out_height() * config.out_width()), image_size(config.in_height * config.in_width) {}
+
+  const ConvConfig &config;
+  int64_t in_channels;  // C/G
+  int64_t out_channels; // K/G
+  int64_t col_rows;     // C/G * R * S: the GEMM's reduction dimension for forward and grad_data
+  int64_t col_cols;     // P * Q
+  int64_t image_size;   // H * W
+
+  // Offsets of the group's slices in the canonical tensors.
+  int64_t data_offset(int64_t n, int64_t g) const { return (n * config.in_channels + g * in_channels) * image_size; }
+  int64_t output_offset(int64_t n, int64_t g) const {
+    return (n * config.out_channels + g * out_channels) * col_cols;
+  }
+  int64_t weight_offset(int64_t g) const { return g * out_channels * col_rows; }
+};
+
+/// OpenBLAS (pthread build) would otherwise start its own thread pool inside each of convcheck's OpenMP workers,
+/// oversubscribing the cores; a function-local static makes the one call thread-safe and happen before any GEMM.
+void use_single_threaded_blas() {
+  static const bool done = [] {
+    openblas_set_num_threads(1);
+    return true;
+  }();
+  (void)done;
+}
+
+/// Row-major C[m, n] = op(A) x op(B) + beta * C, dispatched to sgemm or dgemm by element type.
+template <class T>
+void gemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, const T *b,
+          int64_t ldb, T beta, T *c, int64_t ldc) {
+  use_single_threaded_blas();
+  const auto op_a = transpose_a ? CblasTrans : CblasNoTrans, op_b = transpose_b ? CblasTrans : CblasNoTrans;
+  const auto i = [](int64_t v) { return static_cast<blasint>(v); };
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, op_a, op_b, i(m), i(n), i(k), 1.0f, a, i(lda), b, i(ldb), beta, c, i(ldc));
+  else
+    cblas_dgemm(CblasRowMajor, op_a, op_b, i(m), i(n), i(k), 1.0, a, i(lda), b, i(ldb), beta, c, i(ldc));
+}
+
+/// Fills col [C/G*R*S, P*Q] from one group's image [C/G, H, W] by the unfolding formula above.
+template <class T> void im2col(const GroupGeometry &geo, const T *image, T *col) {
+  const ConvConfig &c = geo.config;
+  const int64_t P = c.out_height(), Q = c.out_width();
+  for (int64_t ci = 0; ci < geo.in_channels; ++ci)
+    for (int64_t r = 0; r < c.kernel_height; ++r)
+      for (int64_t s = 0; s < c.kernel_width; ++s) {
+        T *row = col + ((ci * c.kernel_height + r) * c.kernel_width + s) * geo.col_cols;
+        for (int64_t p = 0; p < P; ++p) {
+          const int64_t h = p * c.stride_height - c.pad_top + r * c.dilation_height;
+          const bool row_inside = h >= 0 && h < c.in_height;
+          for (int64_t q = 0; q < Q; ++q) {
+            const int64_t w = q * c.stride_width - c.pad_left + s * c.dilation_width;
+            const bool inside = row_inside && w >= 0 && w < c.in_width;
+            row[p * Q + q] = inside ? image[(ci * c.in_height + h) * c.in_width + w] : T{0};
+          }
+        }
+      }
+}
+
+/// The adjoint of im2col: adds every col entry into the image element it was read from (into grad_image
+/// [C/G, H, W]), dropping the entries that came from the padding.
+template <class T> void col2im(const GroupGeometry &geo, const T *col, T *grad_image) {
+  const ConvConfig &c = geo.config;
+  const int64_t P = c.out_height(), Q = c.out_width();
+  for (int64_t ci = 0; ci < geo.in_channels; ++ci)
+    for (int64_t r = 0; r < c.kernel_height; ++r)
+      for (int64_t s = 0; s < c.kernel_width; ++s) {
+        const T *row = col + ((ci * c.kernel_height + r) * c.kernel_width + s) * geo.col_cols;
+        for (int64_t p = 0; p < P; ++p) {
+          const int64_t h = p * c.stride_height - c.pad_top + r * c.dilation_height;
+          if (h < 0 || h >= c.in_height) continue;
+          for (int64_t q = 0; q < Q; ++q) {
+            const int64_t w = q * c.stride_width - c.pad_left + s * c.dilation_width;
+            if (w < 0 || w >= c.in_width) continue;
+            grad_image[(ci * c.in_height + h) * c.in_width + w] += row[p * Q + q];
+          }
+        }
+      }
+}
+
+// out_g [K/G, P*Q] = W_g [K/G, C/G*R*S] x col [C/G*R*S, P*Q]
+template <class T> void forward(const GroupGeometry &geo, const ConvCase &cc, T *output) {
+  std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
+  const T *data = cc.data.data<T>(), *weight = cc.weight.data<T>();
+  for (int64_t n = 0; n < geo.config.batch; ++n)
+    for (int64_t g = 0; g < geo.config.groups; ++g) {
+      im2col(geo, data + geo.data_offset(n, g), col.data());
+      gemm<T>(false, false, geo.out_channels, geo.col_cols, geo.col_rows, weight + geo.weight_offset(g),
+              geo.col_rows, col.data(), geo.col_cols, T{0}, output + geo.output_offset(n, g), geo.col_cols);
+    }
+}
+
+// grad_W_g [K/G, C/G*R*S] = sum_n grad_output_g [K/G, P*Q] x col^T [P*Q, C/G*R*S]
+template <class T> void grad_weight(const GroupGeometry &geo, const ConvCase &cc, T *grad_weight) {
+  std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
+  const T *data = cc.data.data<T>(), *grad_output = cc.grad_output.data<T>();
+  for (int64_t g = 0; g < geo.config.groups; ++g)
+    for (int64_t n = 0; n < geo.config.batch; ++n) {
+      im2col(geo, data + geo.data_offset(n, g), col.data());
+      const T beta = n == 0 ? T{0} : T{1};
+      gemm<T>(false, true, geo.out_channels, geo.col_rows, geo.col_cols, grad_output + geo.output_offset(n, g),
+              geo.col_cols, col.data(), geo.col_cols, beta, grad_weight + geo.weight_offset(g), geo.col_rows);
+    }
+}
+
+// col [C/G*R*S, P*Q] = W_g^T [C/G*R*S, K/G] x grad_output_g [K/G, P*Q], then col2im into grad_data.
+template <class T> void grad_data(const GroupGeometry &geo, const ConvCase &cc, T *grad_data) {
+  std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
+  const T *weight = cc.weight.data<T>(), *grad_output = cc.grad_output.data<T>();
+  for (int64_t n = 0; n < geo.config.batch; ++n)
+    for (int64_t g = 0; g < geo.config.groups; ++g) {
+      gemm<T>(true, false, geo.col_rows, geo.col_cols, geo.out_channels, weight + geo.weight_offset(g), geo.col_rows,
+              grad_output + geo.output_offset(n, g), geo.col_cols, T{0}, col.data(), geo.col_cols);
+      col2im(geo, col.data(), grad_data + geo.data_offset(n, g)); // grad_data starts zero-filled
+    }
+}
+
+template <class T> Tensor im2col_typed(const ConvCase &cc, Direction direction) {
+  const GroupGeometry geo(cc.config);
+  Tensor result(cc.config.dtype, result_shape(cc.config, direction));
+  T *out = result.data<T>();
+  switch (direction) {
+  case Direction::output: forward(geo, cc, out); break;
+  case Direction::grad_data: grad_data(geo, cc, out); break;
+  case Direction::grad_weight: grad_weight(geo, cc, out); break;
+  }
+  return result;
+}
+
+/// The column buffer is a workspace like any other: refuse one larger than the per-tensor cap (so its size also
+/// fits CBLAS's 32-bit integers) instead of attempting a huge allocation.
+std::string unsupported_workspace(const ConvConfig &config, Direction) {
+  const GroupGeometry geo(config);
+  const double elements = static_cast<double>(geo.col_rows) * static_cast<double>(geo.col_cols);
+  if (elements <= static_cast<double>(default_max_elements)) return "";
+  return fmt::format("im2col column buffer of {}x{} elements exceeds the cap of {}", geo.col_rows, geo.col_cols,
+                     default_max_elements);
+}
+
+const Registration registration{{
+    .name = "im2col",
+    .description = "im2col/col2im per batch item and group with OpenBLAS GEMMs in the case dtype; all directions, "
+                   "configs whose column buffer fits the tensor cap",
+    .unsupported = unsupported_workspace,
+    .run =
+        [](const ConvCase &c, Direction direction) {
+          return c.config.dtype == DType::float32 ? im2col_typed<float>(c, direction)
+                                                  : im2col_typed<double>(c, direction);
+        },
+}};
+
+} // namespace
+
+} // namespace convcheck
