@@ -71,14 +71,18 @@ Tensor fill_tensor(const ConvConfig &config, const Shape &shape, FillMode mode, 
   Tensor tensor(config.dtype, shape);
   const uint64_t key = stream_key(seed, case_index, role);
   const int64_t count = tensor.size();
-  const auto span = static_cast<uint64_t>(2 * exact_fill_magnitude(config) + 1);
-  const int64_t offset = exact_fill_magnitude(config);
+  // Exact values are the non-zero integers in [-m, m]: a zero input only hides taps from the diff.
+  const int64_t magnitude = exact_fill_magnitude(config);
+  auto exact_value = [magnitude](uint64_t bits) {
+    const auto v = static_cast<int64_t>(bits % static_cast<uint64_t>(2 * magnitude));
+    return v < magnitude ? -(v + 1) : v - magnitude + 1;
+  };
   const FillMode resolved = resolve_fill_mode(mode, seed, case_index);
   visit_typed(tensor, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     for (int64_t i = 0; i < count; ++i) {
       const auto index = static_cast<uint64_t>(i);
-      out[i] = resolved == FillMode::exact ? static_cast<T>(static_cast<int64_t>(mix64(key ^ index) % span) - offset)
+      out[i] = resolved == FillMode::exact ? static_cast<T>(exact_value(mix64(key ^ index)))
                                            : static_cast<T>(normal_value(key, index));
     }
   });

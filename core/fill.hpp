@@ -5,7 +5,7 @@
 //
 // Fill modes:
 // - normal: standard normal floats, rounded to the case dtype;
-// - exact:  small integers in [-m, m], m chosen from the config so that every sum of |products| stays below
+// - exact:  small non-zero integers in [-m, m], m chosen from the config so that every sum of |products| stays below
 //           2^24 (benchdnn's idea). Then any summation order is exact in float32 and strategies must agree
 //           bit for bit (the tolerance sees integer inputs and drops its bound to zero);
 // - mixed:  a case-dependent choice between the two.

@@ -116,13 +116,17 @@ template <class T> void grad_weight(const ConvConfig &c, const T *grad_output, c
         for (int64_t s = 0; s < S; ++s) {
           const int64_t left = s * c.dilation_width - c.pad_left;
           const IndexRange cols = inside(left, c.stride_width, Q, W);
+          // One partial sum per image, reduced at the end, as split-K direct wgrad kernels reduce over the
+          // batch; this also makes the rounding differ from naive's single running sum.
           T sum{0};
           for (int64_t n = 0; n < c.batch; ++n) {
             const T *plane = data + (n * c.in_channels + i) * H * W;
             const T *grad_plane = grad_output + (n * c.out_channels + k) * P * Q;
+            T image_sum{0};
             for (int64_t p = rows.first; p < rows.last; ++p)
               for (int64_t q = cols.first; q < cols.last; ++q)
-                sum += grad_plane[p * Q + q] * plane[(p * c.stride_height + top) * W + q * c.stride_width + left];
+                image_sum += grad_plane[p * Q + q] * plane[(p * c.stride_height + top) * W + q * c.stride_width + left];
+            sum += image_sum;
           }
           grad_filter[((k * cg + ci) * R + r) * S + s] = sum;
         }

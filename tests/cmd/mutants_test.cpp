@@ -1,0 +1,81 @@
+// Every injected bug listed by `convcheck strategies` is found by `convcheck fuzz` within a few hundred cases
+// and shrunk to a config close to the smallest that shows it: batch 1 and a handful of elements per tensor.
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string capture(const std::string &args, int *status = nullptr) {
+  FILE *pipe = popen((std::string(CONVCHECK_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
+  const int raw = pclose(pipe);
+  if (status) *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return output;
+}
+
+std::vector<std::string> injected_bugs() {
+  std::istringstream lines(capture("strategies"));
+  std::vector<std::string> names;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string name, kind;
+    if (fields >> name >> kind && kind == "inject") names.push_back(name);
+  }
+  return names;
+}
+
+// Element counts of a shrunk config, read back from its descriptor.
+int64_t key(const std::string &descriptor, const std::string &name, int64_t fallback) {
+  const std::regex pattern("(?:^|[^a-z])" + name + "([0-9]+)");
+  std::smatch match;
+  return std::regex_search(descriptor, match, pattern) ? std::stoll(match[1]) : fallback;
+}
+
+class Mutants : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Mutants, FoundWithinAFewHundredCasesAndShrunkSmall) {
+  const std::string bug = GetParam();
+  const fs::path directory = fs::temp_directory_path() / ("convcheck-mutant-" + bug);
+  fs::remove_all(directory);
+  int status = 0;
+  const std::string output = capture("fuzz --cases 300 --strategies naive --inject " + bug + " --corpus " +
+                                         (directory / "findings").string() + " --report " +
+                                         (directory / "report.json").string(),
+                                     &status);
+  ASSERT_EQ(status, 1) << output;
+  std::ifstream in(directory / "report.json");
+  const nlohmann::json report = nlohmann::json::parse(in);
+  ASSERT_FALSE(report["failures"].empty());
+  EXPECT_LT(report["failures"][0]["case_index"].get<int>(), 300);
+  for (const auto &failure : report["failures"]) {
+    EXPECT_EQ(failure["strategy"], bug) << "a real strategy failed: " << failure.dump();
+    if (!failure.contains("shrunk_config")) continue;
+    const std::string shrunk = failure["shrunk_config"];
+    const int64_t groups = key(shrunk, "g", 1), in = key(shrunk, "ic", 1), out = key(shrunk, "oc", 1);
+    const int64_t height = key(shrunk, "ih", 1), width = key(shrunk, "iw", height);
+    const int64_t kernel_height = key(shrunk, "kh", 1), kernel_width = key(shrunk, "kw", kernel_height);
+    EXPECT_EQ(key(shrunk, "mb", 1), 1) << shrunk;
+    EXPECT_LE(in * height * width, 24) << bug << " shrunk to " << shrunk;
+    EXPECT_LE(out * (in / groups) * kernel_height * kernel_width, 16) << bug << " shrunk to " << shrunk;
+    EXPECT_TRUE(fs::exists(failure["repro"].get<std::string>()));
+  }
+  fs::remove_all(directory);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryInjectedBug, Mutants, ::testing::ValuesIn(injected_bugs()),
+                         [](const auto &info) { return info.param; });
+
+} // namespace
