@@ -1,0 +1,64 @@
+#include "cmd/campaign_cli.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <limits>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "cmd/exit_codes.hpp"
+#include "core/input_error.hpp"
+#include "reports/json_report.hpp"
+#include "reports/text_summary.hpp"
+
+namespace convcheck {
+
+namespace {
+
+void print_progress(const Progress &progress) {
+  const double rate = progress.elapsed_s > 0 ? progress.cases_done / progress.elapsed_s : 0.0;
+  const std::string total =
+      progress.cases_total == std::numeric_limits<int64_t>::max() ? "" : fmt::format("/{}", progress.cases_total);
+  fmt::print(stderr, "\r{}{} cases, {:.0f} cases/s, {} findings, {:.1f} s ", progress.cases_done, total, rate,
+             progress.failures, progress.elapsed_s);
+  std::fflush(stderr);
+}
+
+} // namespace
+
+void CampaignCli::add_options(po::options_description &description) {
+  description.add_options()
+      ("seed", po::value(&campaign.seed)->default_value(1), "campaign seed; same seed, same cases and verdicts")
+      ("time", po::value(&campaign.time_limit_s), "stop starting new cases after this many seconds")
+      ("fill", po::value(&fill)->default_value(fill), "input values: normal, exact or mixed")
+      ("corpus", po::value(&campaign.corpus_dir)->default_value(campaign.corpus_dir),
+       "directory that receives shrunk failing cases")
+      ("report", po::value(&report_path), "write a JSON report here")
+      ("no-shrink", "save failing cases as found, without shrinking")
+      ("max-saved", po::value(&saved_per_failure_kind)->default_value(saved_per_failure_kind),
+       "failing cases saved per strategy and direction");
+  add_run_options(description, run);
+}
+
+void CampaignCli::finish(const po::variables_map &map) {
+  if (map.count("time") && !(campaign.time_limit_s > 0))
+    throw InputError(fmt::format("time {} must be > 0 seconds", campaign.time_limit_s));
+  require_at_least("max-saved", saved_per_failure_kind, 0);
+  campaign.fill = parse_fill_mode(fill);
+  campaign.threads = run.threads;
+  campaign.shrink = map.count("no-shrink") == 0;
+  campaign.saved_per_failure_kind = static_cast<size_t>(saved_per_failure_kind);
+}
+
+int CampaignCli::run_and_report(const CaseSource &source) const {
+  const std::vector<Strategy> strategies = run.selected();
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  const CampaignReport report = run_campaign(source, strategies, campaign, terminal ? print_progress : nullptr);
+  if (terminal) fmt::print(stderr, "\n");
+  std::cout << text_summary(report);
+  if (!report_path.empty()) write_json_report(report_path, report);
+  return report.failed() ? exit_mismatch : exit_agreed;
+}
+
+} // namespace convcheck

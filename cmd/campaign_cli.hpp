@@ -1,0 +1,28 @@
+#pragma once
+// The options and the ending shared by the subcommands that run a campaign (fuzz over generated configs,
+// check over a list): strategies, fill, corpus, reports, shrinking; then the summary, the reports and the exit
+// code.
+
+#include <string>
+
+#include "cmd/run_options.hpp"
+#include "core/campaign.hpp"
+
+namespace convcheck {
+
+struct CampaignCli {
+  RunOptions run;
+  CampaignOptions campaign;
+  std::string fill = "mixed";
+  std::string report_path;
+  int64_t saved_per_failure_kind = 1;
+
+  /// Adds --seed --time --fill --corpus --report --no-shrink --max-saved and the run options.
+  void add_options(po::options_description &description);
+  /// Checks the values and completes `campaign`; throws InputError naming a bad one.
+  void finish(const po::variables_map &map);
+  /// Runs over `source`, prints the summary (progress on a terminal), writes reports; returns the exit code.
+  int run_and_report(const CaseSource &source) const;
+};
+
+} // namespace convcheck
