@@ -3,13 +3,25 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "oracles/external.hpp"
 
 namespace convcheck {
 
 std::vector<Strategy> RunOptions::selected() const {
   require_at_least("threads", threads, 0);
   require_at_least("max-elements", max_elements, 1);
-  return select_strategies(strategies, inject);
+  if (!(external_timeout_s > 0))
+    throw InputError(fmt::format("external-timeout {} must be > 0 seconds", external_timeout_s));
+  std::vector<Strategy> selected = select_strategies(strategies, inject);
+  for (const std::string &text : externals) {
+    ExternalSpec spec = parse_external(text);
+    spec.timeout_s = external_timeout_s;
+    spec.max_elements = max_elements;
+    for (const Strategy &strategy : selected)
+      if (strategy.name == spec.name) throw InputError(fmt::format("external name '{}' given twice", spec.name));
+    selected.push_back(external_strategy(spec));
+  }
+  return selected;
 }
 
 void add_run_options(po::options_description &description, RunOptions &options) {
@@ -17,6 +29,10 @@ void add_run_options(po::options_description &description, RunOptions &options) 
       ("strategies", po::value(&options.strategies), "comma-separated strategies to run (default: all real ones)")
       ("inject", po::value(&options.inject)->composing(),
        "also run this deliberately broken strategy (repeatable; see `convcheck strategies`)")
+      ("external", po::value(&options.externals)->composing(),
+       "NAME=COMMAND: also check an outside implementation (repeatable; see docs/external.md)")
+      ("external-timeout", po::value(&options.external_timeout_s)->default_value(60),
+       "seconds an external command may take per case")
       ("threads", po::value(&options.threads)->default_value(0), "worker threads (0: one per core)")
       ("max-elements", po::value(&options.max_elements)->default_value(default_max_elements),
        "largest tensor (in elements) accepted from any input");

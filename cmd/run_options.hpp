@@ -20,12 +20,14 @@ struct RunOptions {
   std::vector<std::string> inject;
   int threads = 0;
   int64_t max_elements = default_max_elements;
+  std::vector<std::string> externals; // NAME=COMMAND
+  double external_timeout_s = 60;
 
-  /// The real strategies asked for plus the injected ones; throws InputError for unknown names.
+  /// The real strategies asked for, the injected ones and the external ones; throws InputError for bad names.
   std::vector<Strategy> selected() const;
 };
 
-/// Adds --strategies, --inject, --threads and --max-elements bound to `options`.
+/// Adds --strategies, --inject, --external, --external-timeout, --threads and --max-elements.
 void add_run_options(po::options_description &description, RunOptions &options);
 
 /// Parses `args` into a variables map; throws InputError for unknown or malformed options.

@@ -177,6 +177,17 @@ public:
     return result;
   }
 
+  std::map<Direction, Tensor> read_results_at_root(DType dtype) const {
+    Hdf5Handle file = open_file();
+    std::map<Direction, Tensor> results;
+    for (Direction direction : all_directions) {
+      const std::string name = to_string(direction);
+      if (H5Lexists(file.get(), name.c_str(), H5P_DEFAULT) > 0)
+        results[direction] = dataset(file.get(), "/", name.c_str(), dtype, nullptr);
+    }
+    return results;
+  }
+
 private:
   void read_provenance(hid_t root, ConvCase &c) const {
     if (H5Aexists(root, "seed") > 0) c.seed = static_cast<uint64_t>(int_attribute(root, "/", "seed"));
@@ -319,6 +330,12 @@ CaseFile read_case_file(const std::string &path, int64_t max_elements) {
   std::lock_guard lock(hdf5_mutex());
   silence_hdf5();
   return Reader(path, max_elements).read();
+}
+
+std::map<Direction, Tensor> read_result_file(const std::string &path, DType dtype, int64_t max_elements) {
+  std::lock_guard lock(hdf5_mutex());
+  silence_hdf5();
+  return Reader(path, max_elements).read_results_at_root(dtype);
 }
 
 void write_case_file(const std::string &path, const CaseFile &case_file) {

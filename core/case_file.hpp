@@ -38,6 +38,12 @@ struct CaseFile {
 /// Reads and validates a case file; sizes are checked against `max_elements` before anything is allocated.
 CaseFile read_case_file(const std::string &path, int64_t max_elements = default_max_elements);
 
+/// Reads an external implementation's output file: root datasets `output`, `grad_data`, `grad_weight`, any
+/// subset, any floating-point type (converted to `dtype`), any shape (the diff judges shapes). Throws InputError
+/// naming the file for anything unreadable.
+std::map<Direction, Tensor> read_result_file(const std::string &path, DType dtype,
+                                             int64_t max_elements = default_max_elements);
+
 /// Writes atomically: a temporary name in the same directory, then rename, so readers never see a partial file.
 void write_case_file(const std::string &path, const CaseFile &case_file);
 

@@ -1,5 +1,7 @@
 #include "core/shrink.hpp"
 
+#include <chrono>
+
 #include "core/input_error.hpp"
 
 namespace convcheck {
@@ -67,14 +69,15 @@ rc::Seq<ConvConfig> shrink_config(const ConvConfig &c) {
 }
 
 ShrinkResult shrink(const ConvConfig &config, const std::function<bool(const ConvConfig &)> &still_fails,
-                    size_t max_tries) {
+                    size_t max_tries, double max_seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_seconds);
   ShrinkResult result{config, 0, 0};
   rc::Shrinkable<ConvConfig> current = rc::shrinkable::shrinkRecur(config, &shrink_config);
   for (bool progressed = true; progressed && result.tries < max_tries;) {
     progressed = false;
     auto children = current.shrinks();
     while (auto child = children.next()) {
-      if (++result.tries > max_tries) break;
+      if (++result.tries > max_tries || std::chrono::steady_clock::now() > deadline) break;
       if (still_fails(child->value())) {
         current = *child;
         result.config = current.value();

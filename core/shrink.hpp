@@ -25,8 +25,9 @@ struct ShrinkResult {
 };
 
 /// Greedy descent of the shrink tree from `config`, keeping only configs for which `still_fails` holds; stops at
-/// a local minimum or after `max_tries` evaluations.
+/// a local minimum, after `max_tries` evaluations, or once `max_seconds` have passed (an external command that
+/// times out makes every try slow).
 ShrinkResult shrink(const ConvConfig &config, const std::function<bool(const ConvConfig &)> &still_fails,
-                    size_t max_tries = 2000);
+                    size_t max_tries = 2000, double max_seconds = 60);
 
 } // namespace convcheck

@@ -11,6 +11,7 @@
 // `run` returns the direction's result in canonical layout and the case dtype. A strategy marked `injected`
 // is a deliberately broken variant reproducing a real bug; it runs only when asked for with --inject.
 
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -21,6 +22,13 @@
 
 namespace convcheck {
 
+/// What one call produced for one direction: a result, or why there is none.
+struct RunResult {
+  Tensor result;       // empty when skipped or failed
+  std::string skipped; // why the direction was not computed (reported as skipped)
+  std::string error;   // why no usable result came back (reported as a failure)
+};
+
 struct Strategy {
   std::string name;
   std::string description; // one line: what it computes and what it supports
@@ -29,6 +37,9 @@ struct Strategy {
   std::function<std::string(const ConvConfig &, Direction)> unsupported;
   /// The direction's result, canonical layout, case dtype. May throw; that is recorded as a finding.
   std::function<Tensor(const ConvCase &, Direction)> run;
+  /// Optional, instead of `run`: all three directions from one call (indexed by Direction), for
+  /// implementations that compute them together, such as an external process.
+  std::function<std::array<RunResult, 3>(const ConvCase &)> run_case;
   /// Optional: which implementation ran (e.g. oneDNN's impl_info_str), recorded with a finding.
   std::function<std::string(const ConvCase &, Direction)> implementation;
 

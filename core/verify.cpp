@@ -30,32 +30,71 @@ Outcome judge(const std::string &name, Direction direction, const Tensor &got, c
   return outcome;
 }
 
+namespace {
+
+// Calls `run`, turning any exception into an error message.
+RunResult guarded_run(const Strategy &strategy, const ConvCase &conv_case, Direction direction) {
+  RunResult run;
+  try {
+    run.result = strategy.run(conv_case, direction);
+  } catch (const std::exception &exception) {
+    run.error = fmt::format("threw: {}", exception.what());
+  } catch (...) {
+    run.error = "threw a non-standard exception";
+  }
+  return run;
+}
+
+std::array<RunResult, 3> guarded_run_case(const Strategy &strategy, const ConvCase &conv_case) {
+  try {
+    return strategy.run_case(conv_case);
+  } catch (const std::exception &exception) {
+    std::array<RunResult, 3> runs;
+    for (RunResult &run : runs) run.error = fmt::format("threw: {}", exception.what());
+    return runs;
+  }
+}
+
+Outcome outcome_of(const Strategy &strategy, const ConvCase &conv_case, const Reference &reference,
+                   Direction direction, RunResult run, Tensor *result) {
+  Outcome outcome = !run.skipped.empty() ? Outcome{strategy.name, direction, Verdict::skipped, run.skipped, {}, {}}
+                    : !run.error.empty() ? Outcome{strategy.name, direction, Verdict::failed, run.error, {}, {}}
+                                         : judge(strategy.name, direction, run.result, reference[direction]);
+  if (strategy.implementation && outcome.verdict != Verdict::skipped)
+    outcome.implementation = strategy.implementation(conv_case, direction);
+  if (result != nullptr) *result = std::move(run.result);
+  return outcome;
+}
+
+} // namespace
+
 Outcome verify_one(const ConvCase &conv_case, const Reference &reference, const Strategy &strategy,
                    Direction direction, Tensor *result) {
   const std::string reason = strategy.unsupported_reason(conv_case.config, direction);
   if (!reason.empty()) return Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}};
-  Tensor got;
-  std::string error;
-  try {
-    got = strategy.run(conv_case, direction);
-  } catch (const std::exception &exception) {
-    error = fmt::format("threw: {}", exception.what());
-  } catch (...) {
-    error = "threw a non-standard exception";
-  }
-  Outcome outcome = error.empty() ? judge(strategy.name, direction, got, reference[direction])
-                                  : Outcome{strategy.name, direction, Verdict::failed, error, {}, {}};
-  if (strategy.implementation) outcome.implementation = strategy.implementation(conv_case, direction);
-  if (result != nullptr) *result = std::move(got);
-  return outcome;
+  RunResult run = strategy.run_case ? std::move(guarded_run_case(strategy, conv_case)[static_cast<size_t>(direction)])
+                                    : guarded_run(strategy, conv_case, direction);
+  return outcome_of(strategy, conv_case, reference, direction, std::move(run), result);
 }
 
 std::vector<Outcome> verify_case(const ConvCase &conv_case, const Reference &reference,
                                  const std::vector<Strategy> &strategies) {
   std::vector<Outcome> outcomes;
   outcomes.reserve(strategies.size() * all_directions.size());
-  for (const Strategy &strategy : strategies)
-    for (Direction direction : all_directions) outcomes.push_back(verify_one(conv_case, reference, strategy, direction));
+  for (const Strategy &strategy : strategies) {
+    if (!strategy.run_case) {
+      for (Direction direction : all_directions)
+        outcomes.push_back(verify_one(conv_case, reference, strategy, direction));
+      continue;
+    }
+    std::array<RunResult, 3> runs = guarded_run_case(strategy, conv_case);
+    for (Direction direction : all_directions) {
+      const std::string reason = strategy.unsupported_reason(conv_case.config, direction);
+      outcomes.push_back(reason.empty() ? outcome_of(strategy, conv_case, reference, direction,
+                                                     std::move(runs[static_cast<size_t>(direction)]), nullptr)
+                                        : Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}});
+    }
+  }
   return outcomes;
 }
 

@@ -1,0 +1,99 @@
+#include "oracles/external.hpp"
+
+#include <filesystem>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "core/case_file.hpp"
+#include "core/input_error.hpp"
+#include "core/subprocess.hpp"
+
+namespace convcheck {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh private directory for one call, removed with everything in it when the call ends.
+class TemporaryDirectory {
+public:
+  TemporaryDirectory() {
+    std::string pattern = (fs::temp_directory_path() / "convcheck-external-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
+    path_ = pattern;
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TemporaryDirectory(const TemporaryDirectory &) = delete;
+  TemporaryDirectory &operator=(const TemporaryDirectory &) = delete;
+  std::string file(const char *name) const { return (path_ / name).string(); }
+
+private:
+  fs::path path_;
+};
+
+std::array<RunResult, 3> every_direction(std::string RunResult::*field, const std::string &message) {
+  std::array<RunResult, 3> runs;
+  for (RunResult &run : runs) run.*field = message;
+  return runs;
+}
+
+std::array<RunResult, 3> run_external(const ExternalSpec &spec, const ConvCase &c) {
+  const TemporaryDirectory directory;
+  const std::string in = directory.file("in.h5"), out = directory.file("out.h5");
+  write_case_file(in, CaseFile{ConvCase{c.config, c.data.clone(), c.weight.clone(), c.grad_output.clone(), c.seed,
+                                        c.case_index, c.fill},
+                               {},
+                               {}});
+  const ProcessResult process = run_process({"/bin/sh", "-c", spec.command + " \"$@\"", "convcheck", in, out},
+                                            spec.timeout_s, directory.file("output.txt"));
+  if (!process.timed_out && process.signal == 0 && process.exit_code == 77)
+    return every_direction(&RunResult::skipped, "the command exited 77: config unsupported");
+  if (process.timed_out || process.signal != 0 || process.exit_code != 0)
+    return every_direction(&RunResult::error, "the command failed: " + process.describe(spec.timeout_s));
+  if (!fs::exists(out))
+    return every_direction(&RunResult::error, "the command exited 0 but wrote no output file" +
+                                                  (process.output_tail.empty() ? "" : "; output: " + process.output_tail));
+  std::map<Direction, Tensor> results;
+  try {
+    results = read_result_file(out, c.config.dtype, spec.max_elements);
+  } catch (const InputError &error) {
+    return every_direction(&RunResult::error, fmt::format("the command wrote an unreadable output: {}", error.what()));
+  }
+  std::array<RunResult, 3> runs;
+  for (Direction direction : all_directions) {
+    RunResult &run = runs[static_cast<size_t>(direction)];
+    if (auto found = results.find(direction); found != results.end()) run.result = std::move(found->second);
+    else run.skipped = fmt::format("the command wrote no {} dataset", to_string(direction));
+  }
+  return runs;
+}
+
+} // namespace
+
+ExternalSpec parse_external(const std::string &text) {
+  const size_t equals = text.find('=');
+  if (equals == std::string::npos)
+    throw InputError(fmt::format("external '{}' is not NAME=COMMAND", text));
+  ExternalSpec spec{text.substr(0, equals), text.substr(equals + 1)};
+  if (!std::regex_match(spec.name, std::regex("[A-Za-z0-9_.-]+")))
+    throw InputError(fmt::format("external name '{}' must be letters, digits, '_', '.' or '-'", spec.name));
+  if (find_strategy(spec.name) != nullptr)
+    throw InputError(fmt::format("external name '{}' is already a strategy's", spec.name));
+  if (spec.command.find_first_not_of(" \t") == std::string::npos)
+    throw InputError(fmt::format("external '{}' has an empty command", spec.name));
+  return spec;
+}
+
+Strategy external_strategy(const ExternalSpec &spec) {
+  Strategy strategy;
+  strategy.name = spec.name;
+  strategy.description = fmt::format("external command: {}", spec.command);
+  strategy.run_case = [spec](const ConvCase &c) { return run_external(spec, c); };
+  return strategy;
+}
+
+} // namespace convcheck

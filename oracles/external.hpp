@@ -1,0 +1,28 @@
+#pragma once
+// Any implementation outside convcheck, through a small process protocol (docs/external.md): for each case
+// convcheck writes the case (format v1) to IN and runs `/bin/sh -c 'COMMAND "$@"' convcheck IN OUT`. The
+// command writes OUT with root datasets output, grad_data, grad_weight (any subset, canonical layouts, float32
+// or float64). Exit 0: judged like any strategy; exit 77: config unsupported (skipped); anything else, a
+// signal, a timeout, a missing or unreadable OUT: a finding naming the reason and the command's output tail.
+
+#include <string>
+
+#include "core/strategy.hpp"
+
+namespace convcheck {
+
+struct ExternalSpec {
+  std::string name;
+  std::string command;
+  double timeout_s = 60;
+  int64_t max_elements = default_max_elements; // cap on what is read back from OUT
+};
+
+/// Parses `--external NAME=COMMAND`; throws InputError for a missing '=', an empty command, or a name that is
+/// not [A-Za-z0-9_.-]+ or is already a registered strategy's.
+ExternalSpec parse_external(const std::string &text);
+
+/// The strategy that runs the command once per case, computing all three directions from one call.
+Strategy external_strategy(const ExternalSpec &spec);
+
+} // namespace convcheck

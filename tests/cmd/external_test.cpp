@@ -1,0 +1,123 @@
+// The external-process protocol (docs/external.md): every way a command can behave becomes a verdict with a
+// clear reason, never a crash or hang of convcheck, and no temporary file is left behind.
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Invocation {
+  int status;
+  std::string output;
+  nlohmann::json report;
+};
+
+size_t leftover_temporaries() {
+  size_t count = 0;
+  for (const auto &entry : fs::directory_iterator(fs::temp_directory_path()))
+    count += entry.path().filename().string().rfind("convcheck-external-", 0) == 0;
+  return count;
+}
+
+// Runs fuzz with naive plus one external called `ext`, and returns the parsed report.
+Invocation fuzz_with(const std::string &command, const std::string &extra = "--cases 6 --no-shrink") {
+  const fs::path directory = fs::temp_directory_path() / "convcheck-protocol-test";
+  fs::remove_all(directory);
+  fs::create_directories(directory);
+  const std::string report = (directory / "report.json").string();
+  const std::string line = std::string(CONVCHECK_BINARY) + " fuzz --strategies naive --external 'ext=" + command +
+                           "' " + extra + " --corpus " + (directory / "findings").string() + " --report " + report +
+                           " 2>&1";
+  FILE *pipe = popen(line.c_str(), "r");
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  Invocation result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, output, {}};
+  std::ifstream in(report);
+  if (in) result.report = nlohmann::json::parse(in);
+  return result;
+}
+
+std::string first_problem(const Invocation &run) { return run.report["failures"][0]["problem"]; }
+
+TEST(External, CrashIsAFindingWithTheSignal) {
+  const size_t before = leftover_temporaries();
+  const Invocation run = fuzz_with("kill -SEGV $$");
+  ASSERT_EQ(run.status, 1) << run.output;
+  EXPECT_EQ(first_problem(run), "the command failed: killed by signal 11 (Segmentation fault)");
+  EXPECT_EQ(run.report["strategies"]["ext"]["failed"], 18);
+  EXPECT_EQ(leftover_temporaries(), before);
+}
+
+TEST(External, NonZeroExitCarriesTheOutputTail) {
+  const Invocation run = fuzz_with("echo reading $1 >&2; echo out of memory >&2; exit 3");
+  ASSERT_EQ(run.status, 1);
+  const std::string problem = first_problem(run);
+  EXPECT_EQ(problem.rfind("the command failed: exit 3; output: reading /", 0), 0u) << problem;
+  EXPECT_NE(problem.find("in.h5|out of memory"), std::string::npos) << problem;
+}
+
+TEST(External, Exit77IsSkippedNotFailed) {
+  const Invocation run = fuzz_with("exit 77");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(run.report["strategies"]["ext"]["skipped"], 18);
+  EXPECT_EQ(run.report["strategies"]["ext"]["failed"], 0);
+}
+
+TEST(External, TimeoutKillsTheCommandAndItsChildren) {
+  const auto start = std::chrono::steady_clock::now();
+  const Invocation run = fuzz_with("sleep 30 & sleep 30; true", "--cases 2 --no-shrink --external-timeout 0.3");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(run.status, 1);
+  EXPECT_EQ(first_problem(run), "the command failed: timed out after 0.3 s");
+  EXPECT_LT(seconds, 10.0);
+}
+
+TEST(External, MissingOrGarbageOutputIsAFinding) {
+  EXPECT_EQ(first_problem(fuzz_with("true")), "the command exited 0 but wrote no output file");
+  const std::string garbage = first_problem(fuzz_with("f() { echo garbage > \"$2\"; }; f"));
+  EXPECT_EQ(garbage.rfind("the command wrote an unreadable output: case file /", 0), 0u) << garbage;
+  EXPECT_NE(garbage.find("out.h5: not an HDF5 file"), std::string::npos) << garbage;
+}
+
+TEST(External, CorrectImplementationPassesAndUnwrittenDirectionsAreSkipped) {
+  const std::string script = std::string(CONVCHECK_SOURCE_DIR) + "/tests/interop/numpy_forward.py";
+  const Invocation run = fuzz_with("/usr/bin/python3 " + script, "--cases 12 --threads 2");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const nlohmann::json &ext = run.report["strategies"]["ext"]["directions"];
+  EXPECT_GT(ext["output"]["passed"].get<int>() + ext["output"]["weak"].get<int>(), 0);
+  EXPECT_EQ(ext["grad_data"]["skipped"], 12);
+}
+
+TEST(External, WrongShapeIsShrunkAndSavedWithTheShapes) {
+  const std::string script = std::string(CONVCHECK_SOURCE_DIR) + "/tests/interop/numpy_forward.py";
+  const Invocation run = fuzz_with("WRONG_SHAPE=1 /usr/bin/python3 " + script, "--cases 4 --threads 2");
+  ASSERT_EQ(run.status, 1) << run.output;
+  const nlohmann::json &failure = run.report["failures"][0];
+  const std::string problem = failure["problem"];
+  EXPECT_NE(problem.find("differs from expected"), std::string::npos) << problem;
+  ASSERT_TRUE(failure["repro"].is_string());
+  // Shrinking called the command again: the saved case is smaller than the one found.
+  EXPECT_NE(failure["shrunk_config"], failure["config"]);
+  EXPECT_TRUE(fs::exists(failure["repro"].get<std::string>()));
+}
+
+TEST(External, BadSpecificationsAreUsageErrors) {
+  for (const char *spec : {"noequals", "=cmd", "naive=true", "bad name=true", "ext= "}) {
+    const std::string line = std::string(CONVCHECK_BINARY) + " fuzz --cases 1 --external '" + spec + "' 2>/dev/null";
+    const int status = std::system(line.c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 2) << spec;
+  }
+}
+
+} // namespace
