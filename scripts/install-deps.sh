@@ -7,7 +7,7 @@ packages=(
   cmake make g++ pkg-config
   libboost-program-options-dev librapidcheck-dev libhdf5-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libopenblas-dev libdnnl-dev
-  python3-h5py python3-numpy
+  python3-h5py python3-numpy python3-torch python3-hypothesis
 )
 
 missing=()
