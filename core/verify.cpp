@@ -60,8 +60,14 @@ Outcome outcome_of(const Strategy &strategy, const ConvCase &conv_case, const Re
   Outcome outcome = !run.skipped.empty() ? Outcome{strategy.name, direction, Verdict::skipped, run.skipped, {}, {}}
                     : !run.error.empty() ? Outcome{strategy.name, direction, Verdict::failed, run.error, {}, {}}
                                          : judge(strategy.name, direction, run.result, reference[direction]);
-  if (strategy.implementation && outcome.verdict != Verdict::skipped)
-    outcome.implementation = strategy.implementation(conv_case, direction);
+  // Only a finding records which implementation ran; asking costs time on the hot path, and may itself fail.
+  if (strategy.implementation && outcome.verdict == Verdict::failed) {
+    try {
+      outcome.implementation = strategy.implementation(conv_case, direction);
+    } catch (const std::exception &exception) {
+      outcome.implementation = fmt::format("unknown ({})", exception.what());
+    }
+  }
   if (result != nullptr) *result = std::move(run.result);
   return outcome;
 }
