@@ -10,5 +10,8 @@ namespace convcheck {
 int fuzz_command(const std::vector<std::string> &args);
 int repro_command(const std::vector<std::string> &args);
 int strategies_command(const std::vector<std::string> &args);
+int check_command(const std::vector<std::string> &args);
+int shrink_command(const std::vector<std::string> &args);
+int corpus_command(const std::vector<std::string> &args);
 
 } // namespace convcheck

@@ -19,7 +19,10 @@ constexpr const char *usage = R"(usage: convcheck <command> [options]
 
 commands:
   fuzz        random configs through every strategy; shrinks and saves failures
+  check       a fixed list of configs (descriptors, --batch FILE, --format benchdnn) through every strategy
   repro       replay saved case files (HDF5) and compare every strategy and recorded result
+  shrink      re-shrink a saved failing case to a minimal one
+  corpus      run, list or add to a regression corpus
   strategies  list the strategies and injectable bugs
 
 `convcheck <command> --help` shows a command's options. Exit status: 0 all agreed, 1 a mismatch was found,
@@ -38,6 +41,9 @@ int main(int argc, char **argv) {
     if (command == "fuzz") return fuzz_command(args);
     if (command == "repro") return repro_command(args);
     if (command == "strategies") return strategies_command(args);
+    if (command == "check") return check_command(args);
+    if (command == "shrink") return shrink_command(args);
+    if (command == "corpus") return corpus_command(args);
     if (command == "--version") {
       std::cout << "convcheck " << CONVCHECK_VERSION << "\n";
       return exit_agreed;

@@ -26,11 +26,15 @@ uint64_t fnv1a(const std::string &text) {
 
 } // namespace
 
+std::string finding_hash(const ConvConfig &config, const std::string &strategy, const std::string &direction) {
+  return fmt::format("{:016x}", fnv1a(fmt::format("{}/{}/{}", format_descriptor(config), strategy, direction)));
+}
+
 std::string finding_path(const std::string &corpus_dir, const ConvConfig &config, const std::string &strategy,
                          Direction direction) {
-  const std::string key = fmt::format("{}/{}/{}", format_descriptor(config), strategy, to_string(direction));
+  const std::string direction_name = to_string(direction);
   return (std::filesystem::path(corpus_dir) /
-          fmt::format("{}-{}-{:016x}.h5", strategy, to_string(direction), fnv1a(key)))
+          fmt::format("{}-{}-{}.h5", strategy, direction_name, finding_hash(config, strategy, direction_name)))
       .string();
 }
 

@@ -30,7 +30,10 @@ struct SavedFinding {
   std::string path;
 };
 
-/// `corpus_dir/<strategy>-<direction>-<16 hex digits>.h5`, the digits hashing the canonical descriptor, the
+/// 16 hex digits hashing the canonical descriptor of `config`, `strategy` and `direction`.
+std::string finding_hash(const ConvConfig &config, const std::string &strategy, const std::string &direction);
+
+/// `corpus_dir/<strategy>-<direction>-<finding_hash>.h5`, the digits hashing the canonical descriptor, the
 /// strategy and the direction, so two runs that find the same thing write one file.
 std::string finding_path(const std::string &corpus_dir, const ConvConfig &config, const std::string &strategy,
                          Direction direction);

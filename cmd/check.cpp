@@ -1,0 +1,102 @@
+// `convcheck check`: a fixed list of configs (descriptors on the command line and/or a batch file, one per line,
+// `#` comments and blank lines ignored) through the strategies, with fuzz's options, report and exit codes.
+// `--format benchdnn` reads oneDNN benchdnn conv descriptors and batch files unchanged, with benchdnn's meaning.
+
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "cmd/campaign_cli.hpp"
+#include "cmd/commands.hpp"
+#include "cmd/exit_codes.hpp"
+#include "core/benchdnn_descriptor.hpp"
+#include "core/descriptor.hpp"
+#include "core/input_error.hpp"
+
+namespace convcheck {
+
+namespace {
+
+std::string strip_comment(const std::string &line) {
+  std::string text = line.substr(0, line.find('#'));
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+// Parses one entry in `format`; nullopt when benchdnn says to skip it (logged with `where`).
+std::optional<ConvConfig> parse_entry(const std::string &entry, const std::string &format, const std::string &where,
+                                      int64_t max_elements) {
+  std::optional<ConvConfig> config;
+  try {
+    if (format == "benchdnn") {
+      const BenchdnnLine line = parse_benchdnn_line(entry);
+      if (!line.config) {
+        if (!line.skip_reason.empty())
+          spdlog::warn("{}skipped: {}", where.empty() ? "" : where + ": ", line.skip_reason);
+        return std::nullopt;
+      }
+      config = line.config;
+    } else {
+      const std::string text = strip_comment(entry);
+      if (text.empty()) return std::nullopt;
+      config = parse_descriptor(text);
+    }
+    validate(*config, max_elements);
+  } catch (const InputError &error) {
+    // Descriptor errors already quote the whole input; file lines also need the file and line number.
+    throw where.empty() ? error : InputError(fmt::format("{}: {}", where, error.what()));
+  }
+  return config;
+}
+
+std::vector<ConvConfig> read_batch(const std::string &path, const std::string &format, int64_t max_elements) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("cannot open batch file {}", path));
+  std::vector<ConvConfig> configs;
+  int64_t number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (auto config = parse_entry(line, format, fmt::format("{}:{}", path, number), max_elements))
+      configs.push_back(*config);
+  }
+  if (in.bad()) throw InputError(fmt::format("cannot read batch file {}", path));
+  return configs;
+}
+
+} // namespace
+
+int check_command(const std::vector<std::string> &args) {
+  CampaignCli cli;
+  std::vector<std::string> descriptors, batches;
+  std::string format = "native";
+  po::options_description description(
+      "convcheck check DESCRIPTOR... [--batch FILE]... [options]\n\nA fixed list of configs through every strategy");
+  description.add_options()("help", "show this help")("descriptor", po::value(&descriptors), "configs")
+      ("batch", po::value(&batches)->composing(), "file of descriptors, one per line (repeatable)")
+      ("format", po::value(&format)->default_value(format), "descriptor syntax: native or benchdnn");
+  cli.add_options(description);
+  po::positional_options_description positional;
+  positional.add("descriptor", -1);
+  const po::variables_map map = parse_arguments(args, description, positional);
+  if (map.count("help")) {
+    std::cout << description << "\n";
+    return exit_agreed;
+  }
+  if (format != "native" && format != "benchdnn")
+    throw InputError(fmt::format("format '{}' is not native or benchdnn", format));
+  cli.finish(map);
+  std::vector<ConvConfig> configs;
+  for (const std::string &descriptor : descriptors)
+    if (auto config = parse_entry(descriptor, format, "", cli.run.max_elements))
+      configs.push_back(*config);
+  for (const std::string &batch : batches)
+    for (const ConvConfig &config : read_batch(batch, format, cli.run.max_elements)) configs.push_back(config);
+  if (configs.empty()) throw InputError("check has no config to run (give descriptors or --batch FILE)");
+  return cli.run_and_report(
+      {static_cast<int64_t>(configs.size()), [configs](uint64_t index) { return configs[index]; }});
+}
+
+} // namespace convcheck

@@ -1,0 +1,100 @@
+// `convcheck corpus run|list|add`: the regression corpus (core/corpus.hpp says what each kind promises).
+
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cmd/commands.hpp"
+#include "cmd/exit_codes.hpp"
+#include "cmd/run_options.hpp"
+#include "core/corpus.hpp"
+#include "core/descriptor.hpp"
+#include "core/input_error.hpp"
+
+namespace convcheck {
+
+namespace {
+
+int corpus_run(const std::vector<std::string> &paths, const RunOptions &run) {
+  const std::vector<Strategy> real = run.selected();
+  size_t failed = 0;
+  std::vector<std::string> files;
+  for (const std::string &path : paths)
+    for (std::string &file : corpus_files(path)) files.push_back(std::move(file));
+  for (const std::string &file : files) {
+    const CaseFile case_file = read_case_file(file, run.max_elements);
+    const CorpusVerdict verdict = check_corpus_case(case_file, real);
+    fmt::print("{} {} {}\n", verdict.ok ? "ok    " : "FAILED", file, format_descriptor(case_file.conv_case.config));
+    for (const std::string &problem : verdict.problems) fmt::print("  {}\n", problem);
+    failed += !verdict.ok;
+  }
+  fmt::print("{} passed, {} failed\n", files.size() - failed, failed);
+  return failed ? exit_mismatch : exit_agreed;
+}
+
+int corpus_list(const std::string &directory, const RunOptions &run) {
+  for (const std::string &file : corpus_files(directory)) {
+    const CaseFile case_file = read_case_file(file, run.max_elements);
+    const std::string found =
+        case_file.finding ? fmt::format("{} {}", case_file.finding->strategy, case_file.finding->direction) : "-";
+    fmt::print("{:<10} {:<40} {:<60} {}\n", corpus_kind(case_file), found, format_descriptor(case_file.conv_case.config),
+               file);
+  }
+  return exit_agreed;
+}
+
+// SOURCE is a case file, or a descriptor for a hand-picked config (inputs made from seed 1, case 0).
+int corpus_add(const std::vector<std::string> &sources, const std::string &directory, const RunOptions &run) {
+  for (const std::string &source : sources) {
+    CaseFile case_file;
+    if (source.ends_with(".h5")) {
+      case_file = read_case_file(source, run.max_elements);
+    } else {
+      const ConvConfig config = parse_descriptor(source);
+      validate(config, run.max_elements);
+      case_file.conv_case = make_case(config, FillMode::mixed, 1, 0);
+    }
+    const std::string target = corpus_path(directory, case_file);
+    if (std::filesystem::exists(target)) {
+      fmt::print("already in the corpus: {}\n", target);
+      continue;
+    }
+    std::filesystem::create_directories(std::filesystem::path(target).parent_path());
+    write_case_file(target, case_file);
+    fmt::print("added {}\n", target);
+  }
+  return exit_agreed;
+}
+
+} // namespace
+
+int corpus_command(const std::vector<std::string> &args) {
+  RunOptions run;
+  std::vector<std::string> words;
+  po::options_description description(
+      "convcheck corpus run DIR|CASE.h5... | list DIR | add CASE.h5|DESCRIPTOR... DIR [options]\n\n"
+      "run: every case must hold (regression: all strategies pass; mutants: the bug is still caught)");
+  description.add_options()("help", "show this help")("word", po::value(&words), "subcommand and paths");
+  add_run_options(description, run);
+  po::positional_options_description positional;
+  positional.add("word", -1);
+  const po::variables_map map = parse_arguments(args, description, positional);
+  if (map.count("help") || words.empty()) {
+    std::cout << description << "\n";
+    if (words.empty() && !map.count("help")) throw InputError("corpus needs run, list or add");
+    return exit_agreed;
+  }
+  const std::string action = words.front();
+  if (action == "run" && words.size() < 2) throw InputError("corpus run takes directories or case files");
+  if (action == "list" && words.size() != 2) throw InputError("corpus list takes one directory");
+  if (action == "run") return corpus_run({words.begin() + 1, words.end()}, run);
+  if (action == "list") return corpus_list(words[1], run);
+  if (action == "add") {
+    if (words.size() < 3) throw InputError("corpus add takes CASE.h5 or DESCRIPTOR sources and a directory");
+    return corpus_add({words.begin() + 1, words.end() - 1}, words.back(), run);
+  }
+  throw InputError(fmt::format("unknown corpus action '{}' (run, list or add)", action));
+}
+
+} // namespace convcheck

@@ -1,0 +1,81 @@
+// `convcheck shrink CASE.h5 --out DIR`: re-shrinks a saved failing case (one saved with --no-shrink, or one from
+// an external implementation) and writes the minimal case. The failing strategy and direction come from the
+// file's /finding, else from the first failure found by rerunning the strategies on it.
+
+#include <algorithm>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cmd/commands.hpp"
+#include "cmd/exit_codes.hpp"
+#include "cmd/run_options.hpp"
+#include "core/case_file.hpp"
+#include "core/descriptor.hpp"
+#include "core/finding.hpp"
+#include "core/input_error.hpp"
+#include "core/reference.hpp"
+#include "core/verify.hpp"
+
+namespace convcheck {
+
+namespace {
+
+// The failing strategy and direction to keep failing while shrinking.
+std::optional<Failure> failure_to_shrink(const CaseFile &case_file, const std::vector<Strategy> &strategies) {
+  const ConvCase &c = case_file.conv_case;
+  if (case_file.finding) {
+    const bool present = std::any_of(strategies.begin(), strategies.end(),
+                                     [&](const Strategy &s) { return s.name == case_file.finding->strategy; });
+    if (!present)
+      throw InputError(fmt::format("the case was saved for '{}', which is not available here (use --inject or "
+                                   "--external to provide it)",
+                                   case_file.finding->strategy));
+    for (Direction direction : all_directions)
+      if (to_string(direction) == case_file.finding->direction)
+        return Failure{case_file.finding->strategy, direction, c.case_index, c.config, case_file.finding->problem};
+  }
+  for (const Outcome &outcome : verify_case(c, compute_reference(c), strategies))
+    if (outcome.verdict == Verdict::failed)
+      return Failure{outcome.strategy, outcome.direction, c.case_index, c.config, outcome.detail};
+  return std::nullopt;
+}
+
+} // namespace
+
+int shrink_command(const std::vector<std::string> &args) {
+  RunOptions run;
+  std::string file, out_dir;
+  po::options_description description("convcheck shrink CASE.h5 --out DIR [options]\n\nRe-shrinks a failing case");
+  description.add_options()("help", "show this help")("case", po::value(&file), "case file")
+      ("out", po::value(&out_dir), "directory for the shrunk case");
+  add_run_options(description, run);
+  po::positional_options_description positional;
+  positional.add("case", 1);
+  const po::variables_map map = parse_arguments(args, description, positional);
+  if (map.count("help")) {
+    std::cout << description << "\n";
+    return exit_agreed;
+  }
+  if (file.empty()) throw InputError("shrink needs a case file");
+  if (out_dir.empty()) throw InputError("shrink needs --out DIR");
+  const CaseFile case_file = read_case_file(file, run.max_elements);
+  std::vector<Strategy> strategies = run.selected();
+  if (case_file.finding && find_strategy(case_file.finding->strategy) &&
+      std::none_of(strategies.begin(), strategies.end(),
+                   [&](const Strategy &s) { return s.name == case_file.finding->strategy; }))
+    strategies.push_back(*find_strategy(case_file.finding->strategy)); // an injected finder is rerun too
+  const std::optional<Failure> failure = failure_to_shrink(case_file, strategies);
+  if (!failure) {
+    fmt::print("{}: every strategy agrees; nothing to shrink\n", file);
+    return exit_agreed;
+  }
+  const FillMode fill = case_file.conv_case.fill == FillMode::mixed ? FillMode::normal : case_file.conv_case.fill;
+  const SavedFinding saved = save_finding(*failure, strategies, case_file.conv_case.seed, fill, out_dir, true);
+  fmt::print("{} {}: {} shrunk to {} in {} steps ({} tries)\n  {}\n  repro: convcheck repro {}\n", failure->strategy,
+             to_string(failure->direction), format_descriptor(failure->config), format_descriptor(saved.shrunk),
+             saved.shrink_steps, saved.shrink_tries, saved.problem, saved.path);
+  return exit_mismatch;
+}
+
+} // namespace convcheck

@@ -1,0 +1,112 @@
+// `check`, `shrink` and `corpus` as a user drives them.
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Invocation {
+  int status;
+  std::string output;
+};
+
+Invocation convcheck(const std::string &args) {
+  FILE *pipe = popen((std::string(CONVCHECK_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+class CorpusCli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    directory_ = fs::temp_directory_path() /
+                 (std::string("convcheck-corpus-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(directory_);
+    fs::create_directories(directory_);
+  }
+  void TearDown() override { fs::remove_all(directory_); }
+  std::string path(const std::string &name) const { return (directory_ / name).string(); }
+  fs::path directory_;
+};
+
+TEST_F(CorpusCli, CheckRunsDescriptorsAndBatchFiles) {
+  std::ofstream(path("shapes.txt")) << "# known shapes\n\nmb2ic3ih5oc4kh3  # a comment\ng2mb1ic4ih6oc2kh3sh2pb1_nhwc\n";
+  const Invocation run = convcheck("check mb1ic1ih1oc1kh1 --batch " + path("shapes.txt") + " --report " +
+                                   path("r.json") + " --strategies naive,direct");
+  EXPECT_EQ(run.status, 0) << run.output;
+  std::ifstream in(path("r.json"));
+  EXPECT_EQ(nlohmann::json::parse(in)["cases"], 3);
+
+  std::ofstream(path("bad.txt")) << "mb2ic3ih5oc4kh3\nmb2ic3ih5oc4\n";
+  const Invocation bad = convcheck("check --batch " + path("bad.txt"));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.output, "convcheck: error: " + path("bad.txt") +
+                            ":2: missing key 'kh' in descriptor 'mb2ic3ih5oc4'\n");
+  EXPECT_EQ(convcheck("check g3ic4oc3ih5kh1").output, "convcheck: error: groups 3 does not divide in_channels 4\n");
+  EXPECT_EQ(convcheck("check").status, 2);
+}
+
+TEST_F(CorpusCli, CheckFindsAnInjectedBugOnAKnownShape) {
+  const Invocation run = convcheck("check mb1ic1ih1iw1oc1kh1kw1pl1 --strategies naive --inject pad_order --corpus " +
+                                   path("findings"));
+  EXPECT_EQ(run.status, 1) << run.output;
+}
+
+TEST_F(CorpusCli, ShrinkMinimisesACaseSavedUnshrunk) {
+  ASSERT_EQ(convcheck("fuzz --cases 50 --strategies naive --inject group_interleave --no-shrink --corpus " +
+                      path("raw"))
+                .status,
+            1);
+  const fs::path raw = *fs::directory_iterator(path("raw"));
+  const Invocation run = convcheck("shrink " + raw.string() + " --out " + path("small"));
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("shrunk to g2mb1ic4ih1iw1oc2kh1kw1"), std::string::npos) << run.output;
+  const fs::path small = *fs::directory_iterator(path("small"));
+  EXPECT_EQ(convcheck("repro " + small.string()).status, 1);
+  EXPECT_EQ(convcheck("shrink " + small.string()).output, "convcheck: error: shrink needs --out DIR\n");
+}
+
+TEST_F(CorpusCli, AddDedupsListsAndRuns) {
+  ASSERT_EQ(convcheck("fuzz --cases 50 --strategies naive --inject pad_order --corpus " + path("found")).status, 1);
+  const fs::path found = *fs::directory_iterator(path("found"));
+  const std::string corpus = path("corpus");
+  EXPECT_EQ(convcheck("corpus add " + found.string() + " mb1ic2ih5oc3kh3pb1 " + corpus).status, 0);
+  const Invocation again = convcheck("corpus add " + found.string() + " " + corpus);
+  EXPECT_EQ(again.output.rfind("already in the corpus: " + corpus + "/mutants/pad_order-", 0), 0u) << again.output;
+  EXPECT_EQ(std::distance(fs::recursive_directory_iterator(corpus), fs::recursive_directory_iterator()), 4);
+
+  const Invocation list = convcheck("corpus list " + corpus);
+  EXPECT_NE(list.output.find("mutants    pad_order"), std::string::npos) << list.output;
+  EXPECT_NE(list.output.find("regression -"), std::string::npos) << list.output;
+
+  const Invocation run = convcheck("corpus run " + corpus);
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("2 passed, 0 failed"), std::string::npos);
+}
+
+TEST_F(CorpusCli, RunFailsWhenAMutantIsNoLongerCaughtOrARegressionFails) {
+  // A regression case saved for a bug that is still there (the mutant) must fail `corpus run`.
+  ASSERT_EQ(convcheck("fuzz --cases 50 --strategies naive --inject pad_order --corpus " + path("found")).status, 1);
+  const std::string corpus = path("corpus");
+  fs::create_directories(corpus + "/regression");
+  for (const auto &entry : fs::directory_iterator(path("found")))
+    fs::copy_file(entry.path(), corpus + "/regression/" + entry.path().filename().string());
+  const Invocation run = convcheck("corpus run " + corpus + " --inject pad_order");
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("pad_order output failed"), std::string::npos) << run.output;
+  EXPECT_EQ(convcheck("corpus run " + path("missing")).output,
+            "convcheck: error: corpus " + path("missing") + " is not a directory\n");
+}
+
+} // namespace
