@@ -61,7 +61,7 @@ std::string unquote(const std::string &name) {
   return name;
 }
 
-// Reads `value` digits starting at `pos` into `value`; returns the end of the digits.
+// Reads the decimal value of `key` that starts at `pos`; returns where its digits end.
 size_t read_value(const std::string &text, size_t pos, const std::string &key, int64_t &value) {
   if (pos < text.size() && text[pos] == '-') {
     if (pos + 1 < text.size() && is_digit(text[pos + 1])) fail(fmt::format("key '{}' must not be negative", key), text);
