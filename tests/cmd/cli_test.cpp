@@ -9,27 +9,17 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+
+#include "tests/cmd/convcheck_process.hpp"
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
 namespace {
 
 namespace fs = std::filesystem;
+using convcheck::testing::Invocation;
 
-struct Invocation {
-  int status;
-  std::string output; // stdout and stderr
-};
-
-Invocation convcheck(const std::string &args) {
-  const std::string command = std::string(CONVCHECK_BINARY) + " " + args + " 2>&1";
-  FILE *pipe = popen(command.c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+Invocation convcheck(const std::string &args) { return convcheck::testing::run_convcheck(args); }
 
 class Cli : public ::testing::Test {
 protected:

@@ -6,26 +6,17 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
+#include "tests/cmd/convcheck_process.hpp"
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
 namespace {
 
 namespace fs = std::filesystem;
+using convcheck::testing::Invocation;
 
-struct Invocation {
-  int status;
-  std::string output;
-};
-
-Invocation convcheck(const std::string &args) {
-  FILE *pipe = popen((std::string(CONVCHECK_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+Invocation convcheck(const std::string &args) { return convcheck::testing::run_convcheck(args); }
 
 class CorpusCli : public ::testing::Test {
 protected:

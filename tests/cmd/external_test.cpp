@@ -8,6 +8,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
+#include "tests/cmd/convcheck_process.hpp"
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
@@ -34,15 +36,10 @@ Invocation fuzz_with(const std::string &command, const std::string &extra = "--c
   fs::remove_all(directory);
   fs::create_directories(directory);
   const std::string report = (directory / "report.json").string();
-  const std::string line = std::string(CONVCHECK_BINARY) + " fuzz --strategies naive --external 'ext=" + command +
-                           "' " + extra + " --corpus " + (directory / "findings").string() + " --report " + report +
-                           " 2>&1";
-  FILE *pipe = popen(line.c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  Invocation result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, output, {}};
+  const convcheck::testing::Invocation run = convcheck::testing::run_convcheck(
+      "fuzz --strategies naive --external 'ext=" + command + "' " + extra + " --corpus " +
+      (directory / "findings").string() + " --report " + report);
+  Invocation result{run.status, run.output, {}};
   std::ifstream in(report);
   if (in) result.report = nlohmann::json::parse(in);
   return result;

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+
+#include "tests/cmd/convcheck_process.hpp"
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
@@ -17,13 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string capture(const std::string &args, int *status = nullptr) {
-  FILE *pipe = popen((std::string(CONVCHECK_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  const int raw = pclose(pipe);
-  if (status) *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return output;
+  const convcheck::testing::Invocation run = convcheck::testing::run_convcheck(args);
+  if (status) *status = run.status;
+  return run.output;
 }
 
 std::vector<std::string> injected_bugs() {
