@@ -12,10 +12,13 @@ shift || true
 
 "$root/scripts/install-deps.sh"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$(nproc)"
 
 case "$mode" in
-  fuzz) exec "$build/convcheck" fuzz --time 45 --report "$build/fuzz-report.json" "$@" ;;
-  test) cd "$build" && exec ctest --output-on-failure -j"$(nproc)" ;;
+  fuzz)
+    cmake --build "$build" -j"$(nproc)" --target convcheck
+    exec "$build/convcheck" fuzz --time 45 --report "$build/fuzz-report.json" "$@" ;;
+  test)
+    cmake --build "$build" -j"$(nproc)"
+    cd "$build" && exec ctest --output-on-failure -j"$(nproc)" ;;
   *) echo "usage: scripts/run.sh fuzz|test" >&2; exit 2 ;;
 esac
