@@ -100,4 +100,20 @@ TEST_F(CorpusCli, RunFailsWhenAMutantIsNoLongerCaughtOrARegressionFails) {
             "convcheck: error: corpus " + path("missing") + " is not a directory\n");
 }
 
+TEST_F(CorpusCli, TwoRunsSharingACorpusNeverLeavePartialFiles) {
+  // Same seed, so both processes write the same file names at about the same time.
+  const std::string corpus = path("shared");
+  const std::string fuzz = std::string(CONVCHECK_BINARY) + " fuzz --cases 200 --strategies naive --inject "
+                                                           "pad_order --inject group_interleave --max-saved 3 --corpus " +
+                           corpus + " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(("(" + fuzz + " & " + fuzz + " & wait)").c_str()), 0);
+  size_t files = 0;
+  for (const auto &entry : fs::directory_iterator(corpus)) {
+    ++files;
+    EXPECT_EQ(entry.path().extension(), ".h5") << "left behind: " << entry.path();
+    EXPECT_EQ(convcheck("repro " + entry.path().string()).status, 1) << entry.path();
+  }
+  EXPECT_GE(files, 3u);
+}
+
 } // namespace
