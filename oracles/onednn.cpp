@@ -48,19 +48,16 @@ const dnnl::engine &cpu_engine() {
 /// still answers the outer team size, so a kernel that splits its reduction across threads (jit:avx512_core
 /// backward weights, seen here with 2 threads) waits forever at its barrier for threads that never start; oneDNN
 /// issue #828 reports the same deadlock. nthreads-var is a per-thread ICV, so this touches no other thread.
+/// It applies outside an active region too: with --threads 1 the case loop's team of one is not "in parallel",
+/// and oneDNN would otherwise start its own threads for every tiny conv (13x slower, measured).
 class SingleThreadInParallelRegion {
 public:
-  SingleThreadInParallelRegion() : nested_(omp_in_parallel() != 0), previous_(omp_get_max_threads()) {
-    if (nested_) omp_set_num_threads(1);
-  }
-  ~SingleThreadInParallelRegion() {
-    if (nested_) omp_set_num_threads(previous_);
-  }
+  SingleThreadInParallelRegion() : previous_(omp_get_max_threads()) { omp_set_num_threads(1); }
+  ~SingleThreadInParallelRegion() { omp_set_num_threads(previous_); }
   SingleThreadInParallelRegion(const SingleThreadInParallelRegion &) = delete;
   SingleThreadInParallelRegion &operator=(const SingleThreadInParallelRegion &) = delete;
 
 private:
-  bool nested_;
   int previous_;
 };
 
