@@ -13,5 +13,6 @@ int strategies_command(const std::vector<std::string> &args);
 int check_command(const std::vector<std::string> &args);
 int shrink_command(const std::vector<std::string> &args);
 int corpus_command(const std::vector<std::string> &args);
+int configs_command(const std::vector<std::string> &args);
 
 } // namespace convcheck

@@ -23,6 +23,7 @@ commands:
   repro       replay saved case files (HDF5) and compare every strategy and recorded result
   shrink      re-shrink a saved failing case to a minimal one
   corpus      run, list or add to a regression corpus
+  configs     print configs of the fuzz distribution, or --stats on how often each corner occurs
   strategies  list the strategies and injectable bugs
 
 `convcheck <command> --help` shows a command's options. Exit status: 0 all agreed, 1 a mismatch was found,
@@ -44,6 +45,7 @@ int main(int argc, char **argv) {
     if (command == "check") return check_command(args);
     if (command == "shrink") return shrink_command(args);
     if (command == "corpus") return corpus_command(args);
+    if (command == "configs") return configs_command(args);
     if (command == "--version") {
       std::cout << "convcheck " << CONVCHECK_VERSION << "\n";
       return exit_agreed;

@@ -66,20 +66,26 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
     const int64_t size = std::min(chunk, source.count - first);
     outcomes.assign(static_cast<size_t>(size), {});
     configs.assign(static_cast<size_t>(size), {});
+    std::vector<double> reference_seconds(static_cast<size_t>(size));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int64_t i = 0; i < size; ++i) {
       const auto index = static_cast<uint64_t>(first + i);
       const ConvConfig config = source.config_at(index);
+      const Clock::time_point case_start = Clock::now();
       const ConvCase conv_case = make_case(config, options.fill, options.seed, index);
-      outcomes[static_cast<size_t>(i)] = verify_case(conv_case, compute_reference(conv_case), strategies);
+      const Reference reference = compute_reference(conv_case);
+      reference_seconds[static_cast<size_t>(i)] = seconds_since(case_start);
+      outcomes[static_cast<size_t>(i)] = verify_case(conv_case, reference, strategies);
       configs[static_cast<size_t>(i)] = config;
     }
     for (int64_t i = 0; i < size; ++i) {
+      report.reference_s += reference_seconds[static_cast<size_t>(i)];
       const std::vector<Outcome> &case_outcomes = outcomes[static_cast<size_t>(i)];
       for (size_t j = 0; j < case_outcomes.size(); ++j) { // strategy-major, see verify_case
         const Outcome &outcome = case_outcomes[j];
         Tally &tally = report.tallies[j / all_directions.size()].by_direction[static_cast<size_t>(outcome.direction)];
         count(tally, outcome.verdict);
+        tally.seconds += outcome.seconds;
         if (outcome.verdict == Verdict::failed)
           report.failures.push_back({Failure{outcome.strategy, outcome.direction, static_cast<uint64_t>(first + i),
                                              configs[static_cast<size_t>(i)], outcome.detail},

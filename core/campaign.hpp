@@ -36,6 +36,7 @@ struct CaseSource {
 
 struct Tally {
   int64_t passed = 0, weak = 0, failed = 0, skipped = 0;
+  double seconds = 0; // summed over cases and threads
 };
 
 struct StrategyTally {
@@ -53,6 +54,7 @@ struct CampaignReport {
   int64_t cases = 0;
   double elapsed_s = 0;
   FillMode fill = FillMode::mixed;
+  double reference_s = 0; // computing inputs and the double reference, summed over threads
   std::vector<StrategyTally> tallies; // in strategy order
   std::vector<ReportedFailure> failures;
   bool failed() const { return !failures.empty(); }

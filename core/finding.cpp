@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -52,12 +53,14 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
   };
   SavedFinding saved{failure.config, failure.problem, 0, 0, {}};
   if (shrink_it) {
+    const auto start = std::chrono::steady_clock::now();
     const ShrinkResult result = shrink(failure.config, [&](const ConvConfig &config) {
       return outcome_on(config).verdict == Verdict::failed;
     });
     saved.shrunk = result.config;
     saved.shrink_steps = result.steps;
     saved.shrink_tries = result.tries;
+    saved.shrink_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   const Outcome outcome = outcome_on(saved.shrunk);
   saved.problem = outcome.verdict == Verdict::failed ? outcome.detail : failure.problem;

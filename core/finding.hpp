@@ -27,6 +27,7 @@ struct SavedFinding {
   std::string problem;       // on the shrunk config
   size_t shrink_steps = 0;
   size_t shrink_tries = 0;
+  double shrink_s = 0;
   std::string path;
 };
 

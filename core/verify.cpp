@@ -1,5 +1,6 @@
 #include "core/verify.hpp"
 
+#include <chrono>
 #include <exception>
 
 #include <fmt/format.h>
@@ -72,15 +73,23 @@ Outcome outcome_of(const Strategy &strategy, const ConvCase &conv_case, const Re
   return outcome;
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 } // namespace
 
 Outcome verify_one(const ConvCase &conv_case, const Reference &reference, const Strategy &strategy,
                    Direction direction, Tensor *result) {
   const std::string reason = strategy.unsupported_reason(conv_case.config, direction);
   if (!reason.empty()) return Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}};
+  const auto start = std::chrono::steady_clock::now();
   RunResult run = strategy.run_case ? std::move(guarded_run_case(strategy, conv_case)[static_cast<size_t>(direction)])
                                     : guarded_run(strategy, conv_case, direction);
-  return outcome_of(strategy, conv_case, reference, direction, std::move(run), result);
+  const double seconds = seconds_since(start);
+  Outcome outcome = outcome_of(strategy, conv_case, reference, direction, std::move(run), result);
+  outcome.seconds = seconds;
+  return outcome;
 }
 
 std::vector<Outcome> verify_case(const ConvCase &conv_case, const Reference &reference,
@@ -93,12 +102,15 @@ std::vector<Outcome> verify_case(const ConvCase &conv_case, const Reference &ref
         outcomes.push_back(verify_one(conv_case, reference, strategy, direction));
       continue;
     }
+    const auto start = std::chrono::steady_clock::now();
     std::array<RunResult, 3> runs = guarded_run_case(strategy, conv_case);
+    const double share = seconds_since(start) / static_cast<double>(all_directions.size());
     for (Direction direction : all_directions) {
       const std::string reason = strategy.unsupported_reason(conv_case.config, direction);
       outcomes.push_back(reason.empty() ? outcome_of(strategy, conv_case, reference, direction,
                                                      std::move(runs[static_cast<size_t>(direction)]), nullptr)
                                         : Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}});
+      outcomes.back().seconds = share;
     }
   }
   return outcomes;

@@ -22,6 +22,7 @@ struct Outcome {
   std::string detail;         // skip reason or failure problem; empty on a pass
   Diff diff;                  // meaningful when compared
   std::string implementation; // from Strategy::implementation, when it has one
+  double seconds = 0;         // time the strategy took for this direction (a share of run_case's call)
 };
 
 /// Judges a result (computed or recorded) against the reference of its direction.

@@ -15,7 +15,8 @@ namespace convcheck {
 namespace {
 
 nlohmann::json tally_json(const Tally &tally) {
-  return {{"passed", tally.passed}, {"failed", tally.failed}, {"skipped", tally.skipped}, {"weak", tally.weak}};
+  return {{"passed", tally.passed}, {"failed", tally.failed}, {"skipped", tally.skipped}, {"weak", tally.weak},
+          {"seconds", tally.seconds}};
 }
 
 } // namespace
@@ -32,6 +33,7 @@ std::string json_report(const CampaignReport &report) {
       total.failed += tally.failed;
       total.skipped += tally.skipped;
       total.weak += tally.weak;
+      total.seconds += tally.seconds;
     }
     nlohmann::json entry = tally_json(total);
     entry["directions"] = directions;
@@ -50,11 +52,12 @@ std::string json_report(const CampaignReport &report) {
       entry["repro"] = reported.saved->path;
       entry["shrunk_config"] = format_descriptor(reported.saved->shrunk);
       entry["shrink_steps"] = reported.saved->shrink_steps;
+      entry["shrink_s"] = reported.saved->shrink_s;
     }
     failures.push_back(entry);
   }
   const nlohmann::json json = {{"seed", report.seed},           {"cases", report.cases},
-                               {"elapsed_s", report.elapsed_s}, {"fill", to_string(report.fill)},
+                               {"elapsed_s", report.elapsed_s}, {"fill", to_string(report.fill)}, {"reference_s", report.reference_s},
                                {"convcheck_version", CONVCHECK_VERSION}, {"strategies", strategies},
                                {"failures", failures}};
   return json.dump(2) + "\n";

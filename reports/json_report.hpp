@@ -1,10 +1,12 @@
 #pragma once
 // The machine-readable run report (--report FILE.json):
-//   {"seed", "cases", "elapsed_s", "fill", "convcheck_version",
-//    "strategies": {name: {"passed", "failed", "skipped", "weak",
-//                          "directions": {"output"|"grad_data"|"grad_weight": {"passed", "failed", "skipped", "weak"}}}},
+//   {"seed", "cases", "elapsed_s", "fill", "reference_s", "convcheck_version",
+//    "strategies": {name: {"passed", "failed", "skipped", "weak", "seconds",
+//                          "directions": {"output"|"grad_data"|"grad_weight": {... the same counts, "seconds"}}}},
 //    "failures": [{"strategy", "direction", "case_index", "config", "problem",
-//                  "repro" (path or null when not saved), "shrunk_config", "shrink_steps"}]}
+//                  "repro" (path or null when not saved), "shrunk_config", "shrink_steps", "shrink_s"}]}
+// Times are CPU-side sums over cases and threads, so with several threads they can add up to more than
+// elapsed_s.
 
 #include <string>
 
