@@ -1,10 +1,12 @@
 #include "cmd/campaign_cli.hpp"
 
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <limits>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include "cmd/exit_codes.hpp"
@@ -15,6 +17,12 @@
 namespace convcheck {
 
 namespace {
+
+// Set by SIGINT/SIGTERM; the campaign polls it between chunks, so a nightly run that is told to stop still
+// finishes the cases in flight, saves its findings and writes its reports.
+volatile std::sig_atomic_t stop_signal = 0;
+
+void request_stop(int signal) { stop_signal = signal; }
 
 void print_progress(const Progress &progress) {
   const double rate = progress.elapsed_s > 0 ? progress.cases_done / progress.elapsed_s : 0.0;
@@ -54,8 +62,15 @@ void CampaignCli::finish(const po::variables_map &map) {
 int CampaignCli::run_and_report(const CaseSource &source) const {
   const std::vector<Strategy> strategies = run.selected();
   const bool terminal = isatty(STDERR_FILENO) != 0;
-  const CampaignReport report = run_campaign(source, strategies, campaign, terminal ? print_progress : nullptr);
+  CampaignOptions options = campaign;
+  options.stop_requested = [] { return stop_signal != 0; };
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  const CampaignReport report = run_campaign(source, strategies, options, terminal ? print_progress : nullptr);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   if (terminal) fmt::print(stderr, "\n");
+  if (report.interrupted) spdlog::warn("stopped by signal {} after {} cases", static_cast<int>(stop_signal), report.cases);
   std::cout << text_summary(report);
   if (!report_path.empty()) write_json_report(report_path, report);
   return report.failed() ? exit_mismatch : exit_agreed;

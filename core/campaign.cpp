@@ -63,6 +63,10 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
   std::vector<ConvConfig> configs;
   for (int64_t first = 0; first < source.count; first += chunk) {
     if (options.time_limit_s > 0 && seconds_since(start) >= options.time_limit_s) break;
+    if (options.stop_requested && options.stop_requested()) {
+      report.interrupted = true;
+      break;
+    }
     const int64_t size = std::min(chunk, source.count - first);
     outcomes.assign(static_cast<size_t>(size), {});
     configs.assign(static_cast<size_t>(size), {});

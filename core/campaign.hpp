@@ -26,6 +26,9 @@ struct CampaignOptions {
   std::string corpus_dir = "convcheck-findings";
   bool shrink = true;
   size_t saved_per_failure_kind = 1; // failures saved (and shrunk) per strategy/direction; the rest are counted
+  /// Polled between chunks of cases: true stops starting new cases (a signal, say); what ran is still
+  /// reported and its failures saved.
+  std::function<bool()> stop_requested;
 };
 
 /// Where configs come from: fuzz generates them from the seed, `check` reads a list.
@@ -57,6 +60,7 @@ struct CampaignReport {
   double reference_s = 0; // computing inputs and the double reference, summed over threads
   std::vector<StrategyTally> tallies; // in strategy order
   std::vector<ReportedFailure> failures;
+  bool interrupted = false; // stopped by stop_requested before the planned cases ran
   bool failed() const { return !failures.empty(); }
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 // The machine-readable run report (--report FILE.json):
-//   {"seed", "cases", "elapsed_s", "fill", "reference_s", "convcheck_version",
+//   {"seed", "cases", "elapsed_s", "fill", "reference_s", "interrupted" (stopped by a signal), "convcheck_version",
 //    "strategies": {name: {"passed", "failed", "skipped", "weak", "seconds",
 //                          "directions": {"output"|"grad_data"|"grad_weight": {... the same counts, "seconds"}}}},
 //    "failures": [{"strategy", "direction", "case_index", "config", "problem",

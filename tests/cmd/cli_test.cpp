@@ -2,6 +2,7 @@
 // (fuzz finds it, shrinks it, writes it; repro fails again on the file).
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -131,6 +132,28 @@ TEST_F(Cli, VerdictsDoNotDependOnThreads) {
     return without_timings(read_json(report));
   };
   EXPECT_EQ(run(1), run(2));
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(Cli, SignalStopsAfterCasesInFlightAndStillReports) {
+  const std::string report = path("report.json");
+  const auto start = std::chrono::steady_clock::now();
+  // A run that would take a minute, told to stop after one second.
+  const std::string command = std::string(CONVCHECK_BINARY) + " fuzz --time 60 --strategies naive --inject pad_order "
+                              "--corpus " + path("findings") + " --report " + report + " >/dev/null 2>&1 & pid=$!; "
+                              "sleep 1; kill -TERM $pid; wait $pid";
+  const int status = std::system(("bash -c '" + command + "'").c_str());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(WEXITSTATUS(status), 1); // the mutant's findings count
+  EXPECT_LT(seconds, 20.0);
+  const nlohmann::json json = read_json(report);
+  EXPECT_TRUE(json["interrupted"].get<bool>());
+  EXPECT_GT(json["cases"].get<int>(), 0);
+  ASSERT_FALSE(json["failures"].empty());
+  EXPECT_TRUE(fs::exists(json["failures"][0]["repro"].get<std::string>()));
 }
 
 } // namespace
