@@ -2,20 +2,40 @@
 
 #include <iostream>
 #include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
 
 #include "cmd/campaign_cli.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "core/generators.hpp"
+#include "core/input_error.hpp"
 
 namespace convcheck {
+
+namespace {
+
+// "I/N" with 0 <= I < N.
+std::pair<int64_t, int64_t> parse_shard(const std::string &text) {
+  int64_t index = -1, count = 0;
+  char slash = 0;
+  std::istringstream in(text);
+  if (!(in >> index >> slash >> count) || slash != '/' || !in.eof() || count < 1 || index < 0 || index >= count)
+    throw InputError(fmt::format("shard '{}' is not I/N with 0 <= I < N", text));
+  return {index, count};
+}
+
+} // namespace
 
 int fuzz_command(const std::vector<std::string> &args) {
   CampaignCli cli;
   int64_t cases = 1000;
+  std::string shard = "0/1";
   po::options_description description("convcheck fuzz [options]\n\nRandom conv configs through every strategy");
   description.add_options()("help", "show this help")
-      ("cases", po::value(&cases), "number of cases (default 1000, or unlimited with --time)");
+      ("cases", po::value(&cases), "number of cases (default 1000, or unlimited with --time)")
+      ("shard", po::value(&shard), "I/N: run only the cases whose index is I mod N (N shards make one campaign)");
   cli.add_options(description);
   const po::variables_map map = parse_arguments(args, description);
   if (map.count("help")) {
@@ -25,8 +45,15 @@ int fuzz_command(const std::vector<std::string> &args) {
   cli.finish(map);
   if (map.count("cases")) require_at_least("cases", cases, 1);
   else if (map.count("time")) cases = std::numeric_limits<int64_t>::max();
+  const auto [shard_index, shard_count] = parse_shard(shard);
+  // Cases [0, cases) of the whole campaign whose index is shard_index mod shard_count.
+  const int64_t in_shard = cases == std::numeric_limits<int64_t>::max()
+                               ? cases
+                               : (cases - shard_index + shard_count - 1) / shard_count;
   const uint64_t seed = cli.campaign.seed;
-  return cli.run_and_report({cases, [seed](uint64_t index) { return generate_config(seed, index); }});
+  return cli.run_and_report({std::max<int64_t>(in_shard, 0),
+                             [seed](uint64_t index) { return generate_config(seed, index); },
+                             static_cast<uint64_t>(shard_index), static_cast<uint64_t>(shard_count)});
 }
 
 } // namespace convcheck

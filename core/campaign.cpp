@@ -73,7 +73,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
     std::vector<double> reference_seconds(static_cast<size_t>(size));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int64_t i = 0; i < size; ++i) {
-      const auto index = static_cast<uint64_t>(first + i);
+      const uint64_t index = source.first + static_cast<uint64_t>(first + i) * source.step;
       const ConvConfig config = source.config_at(index);
       const Clock::time_point case_start = Clock::now();
       const ConvCase conv_case = make_case(config, options.fill, options.seed, index);
@@ -91,7 +91,8 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
         count(tally, outcome.verdict);
         tally.seconds += outcome.seconds;
         if (outcome.verdict == Verdict::failed)
-          report.failures.push_back({Failure{outcome.strategy, outcome.direction, static_cast<uint64_t>(first + i),
+          report.failures.push_back({Failure{outcome.strategy, outcome.direction,
+                                             source.first + static_cast<uint64_t>(first + i) * source.step,
                                              configs[static_cast<size_t>(i)], outcome.detail},
                                      std::nullopt});
       }

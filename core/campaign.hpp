@@ -31,10 +31,14 @@ struct CampaignOptions {
   std::function<bool()> stop_requested;
 };
 
-/// Where configs come from: fuzz generates them from the seed, `check` reads a list.
+/// Where configs come from: fuzz generates them from the seed, `check` reads a list. The run visits case indices
+/// first, first + step, ... (`count` of them): a shard I of N of a campaign is first = I, step = N, so N shards
+/// together run exactly the cases of the unsharded campaign, each under its own index.
 struct CaseSource {
   int64_t count = 0;
   std::function<ConvConfig(uint64_t case_index)> config_at;
+  uint64_t first = 0;
+  uint64_t step = 1;
 };
 
 struct Tally {

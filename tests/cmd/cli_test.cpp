@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -154,6 +155,38 @@ TEST_F(Cli, SignalStopsAfterCasesInFlightAndStillReports) {
   EXPECT_GT(json["cases"].get<int>(), 0);
   ASSERT_FALSE(json["failures"].empty());
   EXPECT_TRUE(fs::exists(json["failures"][0]["repro"].get<std::string>()));
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(Cli, ShardsTogetherEqualOneRun) {
+  auto run = [&](const std::string &name, const std::string &shard) {
+    const std::string report = path(name + ".json");
+    convcheck("fuzz --seed 5 --cases 301 --strategies naive --inject pad_order --no-shrink --max-saved 0 " + shard +
+              " --corpus " + path("findings") + " --report " + report);
+    return read_json(report);
+  };
+  const nlohmann::json whole = run("whole", "");
+  std::vector<nlohmann::json> shards;
+  for (int i = 0; i < 3; ++i) shards.push_back(run("shard" + std::to_string(i), "--shard " + std::to_string(i) + "/3"));
+  int cases = 0;
+  std::set<std::string> union_failures, whole_failures;
+  for (const auto &shard : shards) {
+    cases += shard["cases"].get<int>();
+    for (const auto &failure : shard["failures"]) union_failures.insert(without_timings(failure).dump());
+  }
+  for (const auto &failure : whole["failures"]) whole_failures.insert(without_timings(failure).dump());
+  EXPECT_EQ(cases, 301);
+  EXPECT_EQ(union_failures, whole_failures);
+  EXPECT_FALSE(whole_failures.empty());
+  for (const char *direction : {"output", "grad_data", "grad_weight"}) {
+    int passed = 0;
+    for (const auto &shard : shards) passed += shard["strategies"]["naive"]["directions"][direction]["passed"].get<int>();
+    EXPECT_EQ(passed, whole["strategies"]["naive"]["directions"][direction]["passed"].get<int>()) << direction;
+  }
+  EXPECT_EQ(convcheck("fuzz --shard 3/3").output, "convcheck: error: shard '3/3' is not I/N with 0 <= I < N\n");
 }
 
 } // namespace
