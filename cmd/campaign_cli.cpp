@@ -12,6 +12,7 @@
 #include "cmd/exit_codes.hpp"
 #include "core/input_error.hpp"
 #include "reports/json_report.hpp"
+#include "reports/junit_report.hpp"
 #include "reports/text_summary.hpp"
 
 namespace convcheck {
@@ -43,6 +44,7 @@ void CampaignCli::add_options(po::options_description &description) {
       ("corpus", po::value(&campaign.corpus_dir)->default_value(campaign.corpus_dir),
        "directory that receives shrunk failing cases")
       ("report", po::value(&report_path), "write a JSON report here")
+      ("junit", po::value(&junit_path), "write a JUnit XML report here (one testcase per strategy and direction)")
       ("no-shrink", "save failing cases as found, without shrinking")
       ("max-saved", po::value(&saved_per_failure_kind)->default_value(saved_per_failure_kind),
        "failing cases saved per strategy and direction");
@@ -73,6 +75,7 @@ int CampaignCli::run_and_report(const CaseSource &source) const {
   if (report.interrupted) spdlog::warn("stopped by signal {} after {} cases", static_cast<int>(stop_signal), report.cases);
   std::cout << text_summary(report);
   if (!report_path.empty()) write_json_report(report_path, report);
+  if (!junit_path.empty()) write_junit_report(junit_path, report);
   return report.failed() ? exit_mismatch : exit_agreed;
 }
 

@@ -15,6 +15,7 @@ struct CampaignCli {
   CampaignOptions campaign;
   std::string fill = "mixed";
   std::string report_path;
+  std::string junit_path;
   int64_t saved_per_failure_kind = 1;
 
   /// Adds --seed --time --fill --corpus --report --no-shrink --max-saved and the run options.

@@ -1,14 +1,12 @@
 #include "reports/json_report.hpp"
 
-#include <filesystem>
-#include <fstream>
+#include "reports/atomic_write.hpp"
+
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "core/descriptor.hpp"
-#include "core/input_error.hpp"
 
 namespace convcheck {
 
@@ -64,15 +62,7 @@ std::string json_report(const CampaignReport &report) {
 }
 
 void write_json_report(const std::string &path, const CampaignReport &report) {
-  const std::string temporary = fmt::format("{}.tmp-{}", path, getpid());
-  {
-    std::ofstream out(temporary);
-    out << json_report(report);
-    if (!out) throw InputError(fmt::format("cannot write report {}", path));
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) throw InputError(fmt::format("cannot write report {}: {}", path, error.message()));
+  write_text_atomically(path, json_report(report));
 }
 
 } // namespace convcheck

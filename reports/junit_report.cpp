@@ -1,0 +1,82 @@
+#include "reports/junit_report.hpp"
+
+#include "reports/atomic_write.hpp"
+
+
+#include <fmt/format.h>
+
+#include "core/descriptor.hpp"
+
+namespace convcheck {
+
+namespace {
+
+std::string xml_escape(const std::string &text) {
+  std::string escaped;
+  for (char c : text) {
+    switch (c) {
+    case '&': escaped += "&amp;"; break;
+    case '<': escaped += "&lt;"; break;
+    case '>': escaped += "&gt;"; break;
+    case '"': escaped += "&quot;"; break;
+    default: escaped += static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' ? ' ' : c;
+    }
+  }
+  return escaped;
+}
+
+// The body of one testcase's <failure>: each failure of that strategy and direction, one line each.
+std::string failure_lines(const CampaignReport &report, const std::string &strategy, Direction direction) {
+  std::string lines;
+  for (const ReportedFailure &reported : report.failures) {
+    const Failure &failure = reported.failure;
+    if (failure.strategy != strategy || failure.direction != direction) continue;
+    lines += fmt::format("case {} {}: {}", failure.case_index, format_descriptor(failure.config), failure.problem);
+    if (reported.saved)
+      lines += fmt::format(" | shrunk to {} | repro: convcheck repro {}", format_descriptor(reported.saved->shrunk),
+                           reported.saved->path);
+    lines += "\n";
+  }
+  return lines;
+}
+
+} // namespace
+
+std::string junit_report(const CampaignReport &report) {
+  int64_t tests = 0, failures = 0, skipped = 0;
+  std::string cases;
+  for (const StrategyTally &strategy : report.tallies)
+    for (Direction direction : all_directions) {
+      const Tally &tally = strategy.by_direction[static_cast<size_t>(direction)];
+      ++tests;
+      cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\">\n", xml_escape(strategy.name),
+                           to_string(direction), tally.seconds);
+      if (tally.failed > 0) {
+        ++failures;
+        cases += fmt::format("      <failure message=\"{} of {} cases failed\" type=\"mismatch\">{}</failure>\n",
+                             tally.failed, tally.passed + tally.weak + tally.failed,
+                             xml_escape(failure_lines(report, strategy.name, direction)));
+      } else if (tally.passed + tally.weak == 0) {
+        ++skipped;
+        cases += "      <skipped/>\n";
+      }
+      cases += fmt::format("      <system-out>passed {} weak {} failed {} skipped {}</system-out>\n", tally.passed,
+                           tally.weak, tally.failed, tally.skipped);
+      cases += "    </testcase>\n";
+    }
+  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                     "<testsuites name=\"convcheck\" tests=\"{0}\" failures=\"{1}\" skipped=\"{2}\" time=\"{3:.3f}\">\n"
+                     "  <testsuite name=\"convcheck\" tests=\"{0}\" failures=\"{1}\" skipped=\"{2}\" errors=\"0\" "
+                     "time=\"{3:.3f}\">\n"
+                     "    <properties>\n"
+                     "      <property name=\"seed\" value=\"{4}\"/>\n"
+                     "      <property name=\"cases\" value=\"{5}\"/>\n"
+                     "    </properties>\n{6}  </testsuite>\n</testsuites>\n",
+                     tests, failures, skipped, report.elapsed_s, report.seed, report.cases, cases);
+}
+
+void write_junit_report(const std::string &path, const CampaignReport &report) {
+  write_text_atomically(path, junit_report(report));
+}
+
+} // namespace convcheck
