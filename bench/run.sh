@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Issue 6's throughput benchmark: convcheck, running all its default strategies on every case, against the
+# PyTorch peer (bench/torch_peer.py) on the same committed list of configs (bench/configs.txt).
+#
+#   bench/run.sh                 build convcheck in ./build, run every harness REPEAT times, print the table
+#   BUILD=build-bench REPEAT=5 bench/run.sh
+#
+# Harnesses, interleaved in each round so a slow moment of the machine hits all of them alike:
+#   convcheck-t1      convcheck check --batch bench/configs.txt --threads 1
+#   convcheck-t2      the same with --threads 2
+#   torch-plain       torch_peer.py --plain: every config exactly once, one torch thread
+#   torch-hypothesis  torch_peer.py: a Hypothesis property over config indexes, one torch thread
+# Each is timed with /usr/bin/time (wall seconds, peak RSS). The table gives the median of the rounds, with
+# cases/s both over the whole process (wall: includes startup; `import torch` alone takes about a second) and
+# over the verification loop only (convcheck's report elapsed_s, the peer's own `seconds`). One untimed
+# warm-up round runs first so that no harness pays for a cold page cache. Use an otherwise idle machine.
+# Exit status: 0 when the table was printed (whatever the verdicts), 2 when something could not run.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="${BUILD:-build}"
+[[ "$build" = /* ]] || build="$root/$build"
+repeat="${REPEAT:-3}"
+configs="$root/bench/configs.txt"
+python=/usr/bin/python3
+convcheck="$build/convcheck"
+
+if [[ ! -x /usr/bin/time ]]; then
+  echo "bench/run.sh: /usr/bin/time is missing (Debian package 'time': apt-get install time)" >&2
+  exit 2
+fi
+if ! "$python" -c 'import torch, hypothesis' 2>/dev/null; then
+  echo "bench/run.sh: $python cannot import torch and hypothesis (scripts/install-deps.sh installs them)" >&2
+  exit 2
+fi
+
+cmake -S "$root" -B "$build" >/dev/null
+cmake --build "$build" -j"$(nproc)" --target convcheck >/dev/null
+if [[ ! -f "$configs" ]]; then
+  echo "bench/run.sh: writing $configs (commit it: every later run must use the same list)" >&2
+  "$convcheck" configs --seed 1 --cases 300 >"$configs"
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+harnesses=(convcheck-t1 convcheck-t2 torch-plain torch-hypothesis)
+
+# Runs harness $1 once under /usr/bin/time; its stdout, stderr, time line and report land in $work/$1.$2.*.
+run_once() {
+  local harness=$1 round=$2 out="$work/$1.$2"
+  local command
+  case "$harness" in
+    convcheck-t*) command=("$convcheck" check --batch "$configs" --threads "${harness#convcheck-t}"
+                           --report "$out.json" --corpus "$work/findings") ;;
+    torch-plain) command=("$python" "$root/bench/torch_peer.py" "$configs" --plain --threads 1) ;;
+    torch-hypothesis) command=("$python" "$root/bench/torch_peer.py" "$configs" --threads 1) ;;
+  esac
+  local status=0
+  /usr/bin/time -f '%e %M' -o "$out.time" "${command[@]}" >"$out.stdout" 2>"$out.stderr" || status=$?
+  # 1 means the harness found a mismatch: a verdict, not a broken run; the table shows the failures.
+  if ((status > 1)); then
+    echo "bench/run.sh: $harness failed with status $status:" >&2
+    tail -5 "$out.stderr" >&2
+    exit 2
+  fi
+}
+
+for harness in "${harnesses[@]}"; do run_once "$harness" warmup; done
+for round in $(seq 1 "$repeat"); do
+  for harness in "${harnesses[@]}"; do run_once "$harness" "$round"; done
+done
+
+echo "convcheck $("$convcheck" --version | awk '{print $2}'), $(grep -cv '^\s*\(#\|$\)' "$configs") configs from" \
+  "bench/configs.txt, $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), median of $repeat rounds"
+"$python" - "$work" "$repeat" "${harnesses[@]}" <<'EOF'
+import json, statistics, sys
+from pathlib import Path
+
+work, repeat, harnesses = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+median = statistics.median
+
+def measure(harness, round):
+    """cases, wall seconds, peak RSS MiB, loop seconds, failures of one run."""
+    def read(suffix):
+        return (work / f"{harness}.{round}.{suffix}").read_text()
+    wall, rss_kib = (float(x) for x in read("time").split()[-2:])
+    if harness.startswith("convcheck"):
+        report = json.loads(read("json"))
+        return report["cases"], wall, rss_kib / 1024, report["elapsed_s"], len(report["failures"])
+    result = json.loads(read("stdout").strip().splitlines()[-1])
+    return result["cases"], wall, rss_kib / 1024, result["seconds"], result["failures"]
+
+rows = {}
+for harness in harnesses:
+    runs = [measure(harness, r) for r in range(1, repeat + 1)]
+    cases = runs[0][0]
+    rows[harness] = dict(cases=cases, wall=median(r[1] for r in runs), rss=median(r[2] for r in runs),
+                         loop=median(r[3] for r in runs), failures=max(r[4] for r in runs))
+
+peer = rows["torch-plain"]
+print(f"\n{'harness':<17} {'cases':>5} {'wall s':>7} {'cases/s':>8} {'loop s':>7} {'cases/s':>8} "
+      f"{'RSS MiB':>8} {'x peer wall':>11} {'x peer loop':>11} {'failures':>8}")
+for harness, row in rows.items():
+    wall_rate, loop_rate = row["cases"] / row["wall"], row["cases"] / row["loop"]
+    print(f"{harness:<17} {row['cases']:>5} {row['wall']:>7.2f} {wall_rate:>8.1f} {row['loop']:>7.3f} "
+          f"{loop_rate:>8.1f} {row['rss']:>8.1f} {wall_rate / (peer['cases'] / peer['wall']):>11.2f} "
+          f"{loop_rate / (peer['cases'] / peer['loop']):>11.2f} {row['failures']:>8}")
+print("(cases/s: first over the whole process, then over the verification loop; torch-hypothesis counts the "
+      "distinct configs it reached)")
+one, two = rows["convcheck-t1"], rows["convcheck-t2"]
+print(f"convcheck scaling 2 threads / 1 thread: {one['wall'] / two['wall']:.2f}x wall, "
+      f"{one['loop'] / two['loop']:.2f}x loop")
+
+# Where convcheck's single-thread time goes, per strategy and direction (median over the rounds).
+reports = [json.loads((work / f"convcheck-t1.{r}.json").read_text()) for r in range(1, repeat + 1)]
+if "seconds" not in next(iter(reports[0]["strategies"].values()), {}):
+    print("\n(this convcheck's report has no per-strategy seconds: per-strategy times not shown)")
+    sys.exit(0)
+directions = ("output", "grad_data", "grad_weight")
+def seconds(report, name, direction=None):
+    entry = report["strategies"][name]
+    return (entry["directions"][direction] if direction else entry).get("seconds", 0.0)
+loop = median(r["elapsed_s"] for r in reports)
+per_case = 1000 / one["cases"]  # seconds over the whole list to ms per case
+print(f"\nconvcheck-t1 time per strategy and direction, ms per case (loop {per_case * loop:.3f} ms per case)")
+print(f"{'strategy':<12}" + "".join(f"{d:>12}" for d in directions) + f"{'total':>12}{'share':>8}")
+if "reference_s" in reports[0]:
+    reference = median(r["reference_s"] for r in reports)
+    print(f"{'(reference)':<12}" + " " * 36 + f"{per_case * reference:>12.3f}{100 * reference / loop:>7.1f}%")
+for name in reports[0]["strategies"]:
+    cells = [median(seconds(r, name, d) for r in reports) for d in directions]
+    total = median(seconds(r, name) for r in reports)
+    print(f"{name:<12}" + "".join(f"{per_case * c:>12.3f}" for c in cells)
+          + f"{per_case * total:>12.3f}{100 * total / loop:>7.1f}%")
+EOF
