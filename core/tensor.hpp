@@ -45,7 +45,8 @@ public:
 
   /// The same values in another dtype (rounded to nearest when narrowing).
   Tensor cast(DType dtype) const;
-  /// The same values under another shape of equal element count.
+  /// The same values under another shape of equal element count: a copy from an lvalue, free from an rvalue
+  /// (`std::move(t).reshaped(...)`).
   Tensor reshaped(Shape shape) const &;
   Tensor reshaped(Shape shape) &&;
   Tensor clone() const { return *this; }

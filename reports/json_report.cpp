@@ -54,9 +54,14 @@ std::string json_report(const CampaignReport &report) {
     }
     failures.push_back(entry);
   }
-  const nlohmann::json json = {{"seed", report.seed},           {"cases", report.cases},
-                               {"elapsed_s", report.elapsed_s}, {"fill", to_string(report.fill)}, {"reference_s", report.reference_s}, {"interrupted", report.interrupted},
-                               {"convcheck_version", CONVCHECK_VERSION}, {"strategies", strategies},
+  const nlohmann::json json = {{"seed", report.seed},
+                               {"cases", report.cases},
+                               {"elapsed_s", report.elapsed_s},
+                               {"fill", to_string(report.fill)},
+                               {"reference_s", report.reference_s},
+                               {"interrupted", report.interrupted},
+                               {"convcheck_version", CONVCHECK_VERSION},
+                               {"strategies", strategies},
                                {"failures", failures}};
   return json.dump(2) + "\n";
 }
