@@ -8,6 +8,7 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,6 +55,10 @@ ProcessResult run_process(const std::vector<std::string> &argv, double timeout_s
     dup2(null_input, STDIN_FILENO);
     dup2(output, STDOUT_FILENO);
     dup2(output, STDERR_FILENO);
+    // Libraries do not all open files close-on-exec (HDF5 does not): without this, a command started while
+    // another thread has a case file open inherits that file and its lock, and the sibling command cannot open
+    // its own input.
+    close_range(3, ~0U, 0);
     execvp(args[0], args.data());
     _exit(127);
   }

@@ -14,9 +14,10 @@ struct Invocation {
   std::string output;
 };
 
-/// `convcheck ARGS` through the shell (ARGS may quote and redirect), with stderr folded into the output.
-inline Invocation run_convcheck(const std::string &args) {
-  FILE *pipe = popen((std::string(CONVCHECK_BINARY) + " " + args + " 2>&1").c_str(), "r");
+/// `ENVIRONMENT convcheck ARGS` through the shell (ARGS may quote and redirect; ENVIRONMENT is assignments such
+/// as "TMPDIR=/x"), with stderr folded into the output.
+inline Invocation run_convcheck(const std::string &args, const std::string &environment = "") {
+  FILE *pipe = popen((environment + " " + CONVCHECK_BINARY + " " + args + " 2>&1").c_str(), "r");
   std::string output;
   std::array<char, 4096> buffer{};
   while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);

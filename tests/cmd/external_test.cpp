@@ -23,22 +23,19 @@ struct Invocation {
   nlohmann::json report;
 };
 
-size_t leftover_temporaries() {
-  size_t count = 0;
-  for (const auto &entry : fs::directory_iterator(fs::temp_directory_path()))
-    count += entry.path().filename().string().rfind("convcheck-external-", 0) == 0;
-  return count;
-}
-
 // Runs fuzz with naive plus one external called `ext`, and returns the parsed report.
-Invocation fuzz_with(const std::string &command, const std::string &extra = "--cases 6 --no-shrink") {
-  const fs::path directory = fs::temp_directory_path() / "convcheck-protocol-test";
+Invocation fuzz_with(const std::string &command, const std::string &extra = "--cases 6 --no-shrink",
+                     const std::string &environment = "") {
+  // One directory per test: ctest runs the tests of this file in parallel processes.
+  const fs::path directory =
+      fs::temp_directory_path() /
+      (std::string("convcheck-protocol-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::remove_all(directory);
   fs::create_directories(directory);
   const std::string report = (directory / "report.json").string();
   const convcheck::testing::Invocation run = convcheck::testing::run_convcheck(
       "fuzz --strategies naive --external 'ext=" + command + "' " + extra + " --corpus " +
-      (directory / "findings").string() + " --report " + report);
+      (directory / "findings").string() + " --report " + report, environment);
   Invocation result{run.status, run.output, {}};
   std::ifstream in(report);
   if (in) result.report = nlohmann::json::parse(in);
@@ -48,12 +45,16 @@ Invocation fuzz_with(const std::string &command, const std::string &extra = "--c
 std::string first_problem(const Invocation &run) { return run.report["failures"][0]["problem"]; }
 
 TEST(External, CrashIsAFindingWithTheSignal) {
-  const size_t before = leftover_temporaries();
-  const Invocation run = fuzz_with("kill -SEGV $$");
+  // A private TMPDIR: what convcheck leaves there is all it left.
+  const fs::path temporary = fs::temp_directory_path() / "convcheck-protocol-crash-tmp";
+  fs::remove_all(temporary);
+  fs::create_directories(temporary);
+  const Invocation run = fuzz_with("kill -SEGV $$", "--cases 6 --no-shrink", "TMPDIR=" + temporary.string());
   ASSERT_EQ(run.status, 1) << run.output;
   EXPECT_EQ(first_problem(run), "the command failed: killed by signal 11 (Segmentation fault)");
   EXPECT_EQ(run.report["strategies"]["ext"]["failed"], 18);
-  EXPECT_EQ(leftover_temporaries(), before);
+  EXPECT_TRUE(fs::is_empty(temporary)) << fs::directory_iterator(temporary)->path();
+  fs::remove_all(temporary);
 }
 
 TEST(External, NonZeroExitCarriesTheOutputTail) {
