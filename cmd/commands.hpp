@@ -14,5 +14,6 @@ int check_command(const std::vector<std::string> &args);
 int shrink_command(const std::vector<std::string> &args);
 int corpus_command(const std::vector<std::string> &args);
 int configs_command(const std::vector<std::string> &args);
+int report_command(const std::vector<std::string> &args);
 
 } // namespace convcheck

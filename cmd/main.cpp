@@ -23,6 +23,7 @@ commands:
   repro       replay saved case files (HDF5) and compare every strategy and recorded result
   shrink      re-shrink a saved failing case to a minimal one
   corpus      run, list or add to a regression corpus
+  report      merge the JSON reports of a sharded campaign (report merge A.json B.json...)
   configs     print configs of the fuzz distribution, or --stats on how often each corner occurs
   strategies  list the strategies and injectable bugs
 
@@ -46,6 +47,7 @@ int main(int argc, char **argv) {
     if (command == "shrink") return shrink_command(args);
     if (command == "corpus") return corpus_command(args);
     if (command == "configs") return configs_command(args);
+    if (command == "report") return report_command(args);
     if (command == "--version") {
       std::cout << "convcheck " << CONVCHECK_VERSION << "\n";
       return exit_agreed;

@@ -4,9 +4,13 @@
 
 
 #include <fmt/format.h>
+#include <algorithm>
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "core/descriptor.hpp"
+#include "core/input_error.hpp"
 
 namespace convcheck {
 
@@ -68,6 +72,101 @@ std::string json_report(const CampaignReport &report) {
 
 void write_json_report(const std::string &path, const CampaignReport &report) {
   write_text_atomically(path, json_report(report));
+}
+
+namespace {
+
+Tally tally_from_json(const nlohmann::json &json) {
+  return Tally{json.at("passed").get<int64_t>(), json.at("weak").get<int64_t>(), json.at("failed").get<int64_t>(),
+               json.at("skipped").get<int64_t>(), json.value("seconds", 0.0)};
+}
+
+Direction direction_from_json(const std::string &text) {
+  for (Direction direction : all_directions)
+    if (to_string(direction) == text) return direction;
+  throw InputError(fmt::format("direction '{}' is not output, grad_data or grad_weight", text));
+}
+
+CampaignReport report_from_json(const nlohmann::json &json) {
+  CampaignReport report;
+  report.seed = json.at("seed").get<uint64_t>();
+  report.cases = json.at("cases").get<int64_t>();
+  report.elapsed_s = json.at("elapsed_s").get<double>();
+  report.fill = parse_fill_mode(json.at("fill").get<std::string>());
+  report.reference_s = json.value("reference_s", 0.0);
+  report.interrupted = json.value("interrupted", false);
+  for (const auto &[name, strategy] : json.at("strategies").items()) {
+    StrategyTally tally{name, {}};
+    for (Direction direction : all_directions)
+      tally.by_direction[static_cast<size_t>(direction)] =
+          tally_from_json(strategy.at("directions").at(to_string(direction)));
+    report.tallies.push_back(tally);
+  }
+  for (const nlohmann::json &entry : json.at("failures")) {
+    ReportedFailure reported{Failure{entry.at("strategy").get<std::string>(),
+                                     direction_from_json(entry.at("direction").get<std::string>()),
+                                     entry.at("case_index").get<uint64_t>(),
+                                     parse_descriptor(entry.at("config").get<std::string>()),
+                                     entry.at("problem").get<std::string>()},
+                             std::nullopt};
+    if (entry.at("repro").is_string())
+      reported.saved = SavedFinding{parse_descriptor(entry.value("shrunk_config", entry.at("config").get<std::string>())),
+                                    entry.at("problem").get<std::string>(),
+                                    entry.value("shrink_steps", size_t{0}),
+                                    0,
+                                    entry.value("shrink_s", 0.0),
+                                    entry.at("repro").get<std::string>()};
+    report.failures.push_back(reported);
+  }
+  return report;
+}
+
+} // namespace
+
+CampaignReport read_json_report(const std::string &path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("cannot open report {}", path));
+  try {
+    return report_from_json(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::exception &error) {
+    throw InputError(fmt::format("report {}: {}", path, error.what()));
+  } catch (const InputError &error) {
+    throw InputError(fmt::format("report {}: {}", path, error.what()));
+  }
+}
+
+CampaignReport merge_reports(const std::vector<CampaignReport> &shards) {
+  CampaignReport merged;
+  if (shards.empty()) return merged;
+  merged.seed = shards.front().seed;
+  merged.fill = shards.front().fill;
+  for (const CampaignReport &shard : shards) {
+    if (shard.seed != merged.seed)
+      throw InputError(fmt::format("reports of seeds {} and {} are not one campaign", merged.seed, shard.seed));
+    merged.cases += shard.cases;
+    merged.elapsed_s = std::max(merged.elapsed_s, shard.elapsed_s);
+    merged.reference_s += shard.reference_s;
+    merged.interrupted |= shard.interrupted;
+    for (const StrategyTally &tally : shard.tallies) {
+      auto found = std::find_if(merged.tallies.begin(), merged.tallies.end(),
+                                [&](const StrategyTally &t) { return t.name == tally.name; });
+      if (found == merged.tallies.end()) found = merged.tallies.insert(merged.tallies.end(), {tally.name, {}});
+      for (size_t d = 0; d < all_directions.size(); ++d) {
+        Tally &into = found->by_direction[d];
+        const Tally &from = tally.by_direction[d];
+        into.passed += from.passed;
+        into.weak += from.weak;
+        into.failed += from.failed;
+        into.skipped += from.skipped;
+        into.seconds += from.seconds;
+      }
+    }
+    merged.failures.insert(merged.failures.end(), shard.failures.begin(), shard.failures.end());
+  }
+  std::stable_sort(merged.failures.begin(), merged.failures.end(), [](const auto &a, const auto &b) {
+    return a.failure.case_index < b.failure.case_index;
+  });
+  return merged;
 }
 
 } // namespace convcheck

@@ -20,4 +20,11 @@ std::string json_report(const CampaignReport &report);
 /// Writes it atomically; throws InputError naming the path when it cannot.
 void write_json_report(const std::string &path, const CampaignReport &report);
 
+/// Reads a report written by write_json_report; throws InputError naming the file and the problem.
+CampaignReport read_json_report(const std::string &path);
+
+/// One report from shard reports of the same campaign: counts and times summed, elapsed_s the longest shard,
+/// failures in case order. Throws InputError when the seeds differ.
+CampaignReport merge_reports(const std::vector<CampaignReport> &shards);
+
 } // namespace convcheck

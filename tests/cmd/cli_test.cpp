@@ -187,6 +187,14 @@ TEST_F(Cli, ShardsTogetherEqualOneRun) {
     EXPECT_EQ(passed, whole["strategies"]["naive"]["directions"][direction]["passed"].get<int>()) << direction;
   }
   EXPECT_EQ(convcheck("fuzz --shard 3/3").output, "convcheck: error: shard '3/3' is not I/N with 0 <= I < N\n");
+
+  // `report merge` turns the shard reports back into the unsharded run's report.
+  const Invocation merge = convcheck("report merge " + path("shard0.json") + " " + path("shard1.json") + " " +
+                                     path("shard2.json") + " --report " + path("merged.json"));
+  EXPECT_EQ(merge.status, 1) << merge.output; // the mutant's failures
+  EXPECT_EQ(without_timings(read_json(path("merged.json"))), without_timings(whole));
+  EXPECT_EQ(convcheck("report merge " + path("nope.json")).output,
+            "convcheck: error: cannot open report " + path("nope.json") + "\n");
 }
 
 } // namespace
