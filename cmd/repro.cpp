@@ -21,8 +21,8 @@ namespace convcheck {
 namespace {
 
 void print_outcome(const Outcome &outcome) {
-  const bool compared = outcome.verdict != Verdict::skipped && outcome.diff.problem.rfind("shape", 0) != 0 &&
-                        outcome.detail.rfind("threw", 0) != 0 && outcome.detail != "no result";
+  // Element values were compared unless the run was skipped, threw, returned nothing or had the wrong shape.
+  const bool compared = outcome.verdict != Verdict::skipped && (outcome.diff.ok || outcome.diff.first_mismatch >= 0);
   const std::string error = compared ? fmt::format("{:.3g}", outcome.diff.max_error) : "-";
   const std::string bound = compared ? fmt::format("{:.3g}", outcome.diff.bound_at_max_ratio) : "-";
   fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}\n", outcome.strategy, to_string(outcome.direction), error, bound,

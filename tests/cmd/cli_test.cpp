@@ -23,18 +23,7 @@ using convcheck::testing::Invocation;
 
 Invocation convcheck(const std::string &args) { return convcheck::testing::run_convcheck(args); }
 
-class Cli : public ::testing::Test {
-protected:
-  void SetUp() override {
-    directory_ = fs::temp_directory_path() /
-                 (std::string("convcheck-cli-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(directory_);
-    fs::create_directories(directory_);
-  }
-  void TearDown() override { fs::remove_all(directory_); }
-  std::string path(const std::string &name) const { return (directory_ / name).string(); }
-  fs::path directory_;
-};
+class Cli : public convcheck::testing::ScratchDirectoryTest {};
 
 nlohmann::json read_json(const std::string &path) {
   std::ifstream in(path);

@@ -3,7 +3,10 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include <sys/wait.h>
 
@@ -24,5 +27,21 @@ inline Invocation run_convcheck(const std::string &args, const std::string &envi
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
+
+/// A fixture giving each test a fresh directory of its own (ctest runs tests in parallel processes).
+class ScratchDirectoryTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    directory_ = std::filesystem::temp_directory_path() /
+                 (std::string("convcheck-") + ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name() +
+                  "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(directory_);
+    std::filesystem::create_directories(directory_);
+  }
+  void TearDown() override { std::filesystem::remove_all(directory_); }
+  /// `name` inside the test's directory.
+  std::string path(const std::string &name) const { return (directory_ / name).string(); }
+  std::filesystem::path directory_;
+};
 
 } // namespace convcheck::testing

@@ -18,18 +18,7 @@ using convcheck::testing::Invocation;
 
 Invocation convcheck(const std::string &args) { return convcheck::testing::run_convcheck(args); }
 
-class CorpusCli : public ::testing::Test {
-protected:
-  void SetUp() override {
-    directory_ = fs::temp_directory_path() /
-                 (std::string("convcheck-corpus-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(directory_);
-    fs::create_directories(directory_);
-  }
-  void TearDown() override { fs::remove_all(directory_); }
-  std::string path(const std::string &name) const { return (directory_ / name).string(); }
-  fs::path directory_;
-};
+class CorpusCli : public convcheck::testing::ScratchDirectoryTest {};
 
 TEST_F(CorpusCli, CheckRunsDescriptorsAndBatchFiles) {
   std::ofstream(path("shapes.txt")) << "# known shapes\n\nmb2ic3ih5oc4kh3  # a comment\ng2mb1ic4ih6oc2kh3sh2pb1_nhwc\n";
