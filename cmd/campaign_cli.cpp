@@ -57,6 +57,7 @@ void CampaignCli::finish(const po::variables_map &map) {
   require_at_least("max-saved", saved_per_failure_kind, 0);
   campaign.fill = parse_fill_mode(fill);
   campaign.threads = run.threads;
+  campaign.run_timeout_s = run.run_timeout_s();
   campaign.shrink = map.count("no-shrink") == 0;
   campaign.saved_per_failure_kind = static_cast<size_t>(saved_per_failure_kind);
 }

@@ -24,7 +24,7 @@ int corpus_run(const std::vector<std::string> &paths, const RunOptions &run) {
     for (std::string &file : corpus_files(path)) files.push_back(std::move(file));
   for (const std::string &file : files) {
     const CaseFile case_file = read_case_file(file, run.max_elements);
-    const CorpusVerdict verdict = check_corpus_case(case_file, real);
+    const CorpusVerdict verdict = check_corpus_case(case_file, real, run.run_timeout_s());
     fmt::print("{} {} {}\n", verdict.ok ? "ok    " : "FAILED", file, format_descriptor(case_file.conv_case.config));
     for (const std::string &problem : verdict.problems) fmt::print("  {}\n", problem);
     failed += !verdict.ok;

@@ -61,5 +61,8 @@ int main(int argc, char **argv) {
   } catch (const InputError &error) {
     spdlog::error("{}", error.what());
     return exit_bad_input;
+  } catch (const std::exception &error) { // the system refused (fork, pipe, disk): say what, never abort
+    spdlog::error("{}", error.what());
+    return exit_bad_input;
   }
 }

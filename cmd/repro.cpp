@@ -11,6 +11,7 @@
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
 #include "core/case_file.hpp"
+#include "core/case_workers.hpp"
 #include "core/descriptor.hpp"
 #include "core/input_error.hpp"
 #include "core/reference.hpp"
@@ -51,7 +52,8 @@ bool repro_file(const std::string &path, const RunOptions &run) {
              "detail");
   const Reference reference = compute_reference(conv_case);
   bool failed = false;
-  for (const Outcome &outcome : verify_case(conv_case, reference, strategies_for(case_file, run.selected()))) {
+  const std::vector<Strategy> strategies = strategies_for(case_file, run.selected());
+  for (const Outcome &outcome : verify_case_isolated(conv_case, strategies, run.run_timeout_s())) {
     print_outcome(outcome);
     failed |= outcome.verdict == Verdict::failed;
   }
@@ -82,7 +84,7 @@ int repro_command(const std::vector<std::string> &args) {
   if (files.empty()) throw InputError("repro needs at least one case file");
   bool failed = false;
   for (const std::string &file : files) failed |= repro_file(file, run);
-  fmt::print("{}\n", failed ? "mismatch reproduced" : "all agreed");
+  fmt::print("{}\n", failed ? "failure reproduced" : "all agreed");
   return failed ? exit_mismatch : exit_agreed;
 }
 

@@ -1,5 +1,7 @@
 #include "cmd/run_options.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
@@ -12,6 +14,7 @@ std::vector<Strategy> RunOptions::selected() const {
   require_at_least("max-elements", max_elements, 1);
   if (!(external_timeout_s > 0))
     throw InputError(fmt::format("external-timeout {} must be > 0 seconds", external_timeout_s));
+  if (!(case_timeout_s > 0)) throw InputError(fmt::format("case-timeout {} must be > 0 seconds", case_timeout_s));
   std::vector<Strategy> selected = select_strategies(strategies, inject);
   for (const std::string &text : externals) {
     ExternalSpec spec = parse_external(text);
@@ -24,6 +27,10 @@ std::vector<Strategy> RunOptions::selected() const {
   return selected;
 }
 
+double RunOptions::run_timeout_s() const {
+  return externals.empty() ? case_timeout_s : std::max(case_timeout_s, external_timeout_s + 5);
+}
+
 void add_run_options(po::options_description &description, RunOptions &options) {
   description.add_options()
       ("strategies", po::value(&options.strategies), "comma-separated strategies to run (default: all real ones)")
@@ -33,7 +40,9 @@ void add_run_options(po::options_description &description, RunOptions &options) 
        "NAME=COMMAND: also check an outside implementation (repeatable; see docs/external.md)")
       ("external-timeout", po::value(&options.external_timeout_s)->default_value(60),
        "seconds an external command may take per case")
-      ("threads", po::value(&options.threads)->default_value(0), "worker threads (0: one per core)")
+      ("case-timeout", po::value(&options.case_timeout_s)->default_value(60),
+       "seconds one strategy may take on one direction of a case; longer is a timeout finding")
+      ("threads", po::value(&options.threads)->default_value(0), "worker processes (0: one per core)")
       ("max-elements", po::value(&options.max_elements)->default_value(default_max_elements),
        "largest tensor (in elements) accepted from any input");
 }

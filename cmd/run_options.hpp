@@ -22,12 +22,18 @@ struct RunOptions {
   int64_t max_elements = default_max_elements;
   std::vector<std::string> externals; // NAME=COMMAND
   double external_timeout_s = 60;
+  double case_timeout_s = 60;
+
+  /// How long one strategy may run on one direction of a case before it is a timeout finding: --case-timeout, but
+  /// always longer than --external-timeout, so an external command's own timeout fires first and its finding
+  /// keeps the command's output.
+  double run_timeout_s() const;
 
   /// The real strategies asked for, the injected ones and the external ones; throws InputError for bad names.
   std::vector<Strategy> selected() const;
 };
 
-/// Adds --strategies, --inject, --external, --external-timeout, --threads and --max-elements.
+/// Adds --strategies, --inject, --external, --external-timeout, --case-timeout, --threads and --max-elements.
 void add_run_options(po::options_description &description, RunOptions &options);
 
 /// Parses `args` into a variables map; throws InputError for unknown or malformed options.

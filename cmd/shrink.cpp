@@ -11,6 +11,7 @@
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
 #include "core/case_file.hpp"
+#include "core/case_workers.hpp"
 #include "core/descriptor.hpp"
 #include "core/finding.hpp"
 #include "core/input_error.hpp"
@@ -22,7 +23,8 @@ namespace convcheck {
 namespace {
 
 // The failing strategy and direction to keep failing while shrinking.
-std::optional<Failure> failure_to_shrink(const CaseFile &case_file, const std::vector<Strategy> &strategies) {
+std::optional<Failure> failure_to_shrink(const CaseFile &case_file, const std::vector<Strategy> &strategies,
+                                         double run_timeout_s) {
   const ConvCase &c = case_file.conv_case;
   if (case_file.finding) {
     const bool present = std::any_of(strategies.begin(), strategies.end(),
@@ -33,11 +35,12 @@ std::optional<Failure> failure_to_shrink(const CaseFile &case_file, const std::v
                                    case_file.finding->strategy));
     for (Direction direction : all_directions)
       if (to_string(direction) == case_file.finding->direction)
-        return Failure{case_file.finding->strategy, direction, c.case_index, c.config, case_file.finding->problem};
+        return Failure{case_file.finding->strategy, direction, c.case_index, c.config, case_file.finding->problem,
+                       parse_failure_kind(case_file.finding->kind)};
   }
-  for (const Outcome &outcome : verify_case(c, compute_reference(c), strategies))
+  for (const Outcome &outcome : verify_case_isolated(c, strategies, run_timeout_s))
     if (outcome.verdict == Verdict::failed)
-      return Failure{outcome.strategy, outcome.direction, c.case_index, c.config, outcome.detail};
+      return Failure{outcome.strategy, outcome.direction, c.case_index, c.config, outcome.detail, outcome.kind};
   return std::nullopt;
 }
 
@@ -65,13 +68,14 @@ int shrink_command(const std::vector<std::string> &args) {
       std::none_of(strategies.begin(), strategies.end(),
                    [&](const Strategy &s) { return s.name == case_file.finding->strategy; }))
     strategies.push_back(*find_strategy(case_file.finding->strategy)); // an injected finder is rerun too
-  const std::optional<Failure> failure = failure_to_shrink(case_file, strategies);
+  const std::optional<Failure> failure = failure_to_shrink(case_file, strategies, run.run_timeout_s());
   if (!failure) {
     fmt::print("{}: every strategy agrees; nothing to shrink\n", file);
     return exit_agreed;
   }
   const FillMode fill = case_file.conv_case.fill == FillMode::mixed ? FillMode::normal : case_file.conv_case.fill;
-  const SavedFinding saved = save_finding(*failure, strategies, case_file.conv_case.seed, fill, out_dir, true);
+  const SavedFinding saved = save_finding(*failure, strategies, case_file.conv_case.seed, fill, out_dir, true,
+                                           run.run_timeout_s());
   fmt::print("{} {}: {} shrunk to {} in {} steps ({} tries)\n  {}\n  repro: convcheck repro {}\n", failure->strategy,
              to_string(failure->direction), format_descriptor(failure->config), format_descriptor(saved.shrunk),
              saved.shrink_steps, saved.shrink_tries, saved.problem, saved.path);

@@ -1,8 +1,9 @@
 #pragma once
 // A run over a list of cases: generate or take each config, make its inputs, compute the reference once, run
 // every strategy on every direction, tally verdicts, then shrink and save the first failures of each
-// strategy/direction. Cases run in parallel (OpenMP) in fixed-size chunks; each case is a pure function of
-// (seed, index), and tallies are gathered in index order, so verdicts do not depend on the thread count.
+// strategy/direction. Cases run in forked worker processes (core/case_workers.hpp), so a strategy that crashes
+// or hangs is a finding, not the end of the run; each case is a pure function of (seed, index), and tallies are
+// gathered in index order, so verdicts do not depend on the number of workers.
 
 #include <array>
 #include <cstdint>
@@ -21,7 +22,8 @@ namespace convcheck {
 struct CampaignOptions {
   uint64_t seed = 1;
   double time_limit_s = 0; // 0: no limit
-  int threads = 0;         // 0: OpenMP's default
+  int threads = 0;         // worker processes; 0: one per core
+  double run_timeout_s = 60; // longest one strategy may run on one direction of one case before it is a timeout
   FillMode fill = FillMode::mixed;
   std::string corpus_dir = "convcheck-findings";
   bool shrink = true;
@@ -61,10 +63,12 @@ struct CampaignReport {
   int64_t cases = 0;
   double elapsed_s = 0;
   FillMode fill = FillMode::mixed;
-  double reference_s = 0; // computing inputs and the double reference, summed over threads
+  double reference_s = 0; // computing inputs and the double reference, summed over workers
   std::vector<StrategyTally> tallies; // in strategy order
   std::vector<ReportedFailure> failures;
   bool interrupted = false; // stopped by stop_requested before the planned cases ran
+  int64_t peak_rss_kib = 0;        // of the main process
+  int64_t worker_peak_rss_kib = 0; // of the largest worker (or finding saver)
   bool failed() const { return !failures.empty(); }
 };
 

@@ -223,7 +223,7 @@ private:
       return H5Aexists(finding.get(), name) > 0 ? string_attribute(finding.get(), "/finding/", name) : std::string();
     };
     result.finding = FindingRecord{optional("strategy"), optional("direction"), optional("problem"),
-                                   optional("implementation")};
+                                   optional("implementation"), optional("kind")};
   }
 
   std::string path_;
@@ -317,6 +317,7 @@ public:
       string_attribute(finding.get(), "direction", case_file.finding->direction);
       string_attribute(finding.get(), "problem", case_file.finding->problem);
       string_attribute(finding.get(), "implementation", case_file.finding->implementation);
+      if (!case_file.finding->kind.empty()) string_attribute(finding.get(), "kind", case_file.finding->kind);
     }
   }
 

@@ -5,7 +5,7 @@
 //   /config           integer attrs batch ... pad_right, string attrs data_layout, weight_layout, dtype
 //   /inputs           datasets data [N,C,H,W], weight [K,C/G,R,S], grad_output [N,K,P,Q] (canonical, dtype)
 //   /results/<name>   optional datasets output, grad_data, grad_weight recorded from strategy <name>
-//   /finding          optional attrs strategy, direction, problem, implementation: why the case was saved
+//   /finding          optional attrs strategy, direction, problem, implementation, kind: why the case was saved
 //
 // Readers accept any integer type for integer attributes, fixed- and variable-length strings, and ignore what
 // they do not know. Every malformed file throws InputError("case file PATH: problem").
@@ -26,6 +26,7 @@ struct FindingRecord {
   std::string direction;
   std::string problem;        // the diff's or the runner's one-line message
   std::string implementation; // e.g. oneDNN's impl_info_str; may be empty
+  std::string kind;           // "mismatch", "crash" or "timeout" (FailureKind); empty in files from before it
 };
 
 struct CaseFile {

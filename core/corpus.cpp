@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/case_workers.hpp"
 #include "core/finding.hpp"
 #include "core/input_error.hpp"
 #include "core/reference.hpp"
@@ -49,18 +50,18 @@ std::vector<std::string> corpus_files(const std::string &corpus_dir) {
   return files;
 }
 
-CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Strategy> &real) {
+CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Strategy> &real, double run_timeout_s) {
   CorpusVerdict verdict;
   const ConvCase &conv_case = case_file.conv_case;
-  const Reference reference = compute_reference(conv_case);
-  for (const Outcome &outcome : verify_case(conv_case, reference, real))
+  for (const Outcome &outcome : verify_case_isolated(conv_case, real, run_timeout_s))
     if (outcome.verdict == Verdict::failed)
       verdict.problems.push_back(
           fmt::format("{} {} failed: {}", outcome.strategy, to_string(outcome.direction), outcome.detail));
   if (corpus_kind(case_file) == "mutants") {
     const Strategy &mutant = *find_strategy(case_file.finding->strategy);
     const Direction direction = parse_direction(case_file.finding->direction);
-    const Outcome outcome = verify_one(conv_case, reference, mutant, direction);
+    const Outcome outcome =
+        verify_case_isolated(conv_case, {mutant}, run_timeout_s).at(static_cast<size_t>(direction));
     if (outcome.verdict != Verdict::failed)
       verdict.problems.push_back(fmt::format("injected bug {} is no longer caught on {} ({})", mutant.name,
                                              to_string(direction), to_string(outcome.verdict)));

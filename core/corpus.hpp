@@ -30,7 +30,8 @@ struct CorpusVerdict {
   std::vector<std::string> problems; // one line each: which strategy did what it must not
 };
 
-/// Checks one corpus case against its kind's promise with `real` (the real strategies, plus any externals).
-CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Strategy> &real);
+/// Checks one corpus case against its kind's promise with `real` (the real strategies, plus any externals), in a
+/// forked worker (a crash or a run past `run_timeout_s` is a problem, not the end of the corpus run).
+CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Strategy> &real, double run_timeout_s);
 
 } // namespace convcheck

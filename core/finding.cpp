@@ -10,6 +10,7 @@
 #include "core/case_file.hpp"
 #include "core/conv_case.hpp"
 #include "core/descriptor.hpp"
+#include "core/forked.hpp"
 #include "core/input_error.hpp"
 #include "core/reference.hpp"
 #include "core/shrink.hpp"
@@ -39,47 +40,87 @@ std::string finding_path(const std::string &corpus_dir, const ConvConfig &config
       .string();
 }
 
+namespace {
+
+// Does running `strategy` on `direction` of `conv_case` still end as `kind` does? Crashes and timeouts are judged
+// in a forked child, mismatches here.
+Outcome outcome_on(const ConvCase &conv_case, const Strategy &strategy, Direction direction, FailureKind kind,
+                   double run_timeout_s) {
+  if (kind == FailureKind::mismatch) {
+    Reference reference;
+    reference.directions[static_cast<size_t>(direction)] = compute_reference(conv_case, direction);
+    return verify_one(conv_case, reference, strategy, direction);
+  }
+  const ForkedEnd end = run_forked({[&] {
+                                     strategy.run ? (void)strategy.run(conv_case, direction)
+                                                  : (void)strategy.run_case(conv_case);
+                                     return std::string();
+                                   }},
+                                   1, run_timeout_s)[0];
+  const bool same = end.kind == (kind == FailureKind::crash ? ForkedEnd::Kind::crashed : ForkedEnd::Kind::timed_out);
+  Outcome outcome{strategy.name, direction, same ? Verdict::failed : Verdict::passed, end.description, {}, {}};
+  outcome.kind = kind;
+  return outcome;
+}
+
+void write_finding(const SavedFinding &saved, const Failure &failure, CaseFile &case_file,
+                   const std::string &corpus_dir) {
+  case_file.finding = FindingRecord{failure.strategy, to_string(failure.direction), saved.problem,
+                                    case_file.finding ? case_file.finding->implementation : "",
+                                    to_string(failure.kind)};
+  std::error_code error;
+  std::filesystem::create_directories(corpus_dir, error);
+  if (error) throw InputError(fmt::format("cannot create corpus directory {}: {}", corpus_dir, error.message()));
+  write_case_file(saved.path, case_file);
+}
+
+} // namespace
+
 SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &strategies, uint64_t seed,
-                          FillMode fill, const std::string &corpus_dir, bool shrink_it) {
+                          FillMode fill, const std::string &corpus_dir, bool shrink_it, double run_timeout_s) {
   const auto failing = std::find_if(strategies.begin(), strategies.end(),
                                     [&](const Strategy &s) { return s.name == failure.strategy; });
   assert(failing != strategies.end());
-  auto outcome_on = [&](const ConvConfig &config) {
-    const ConvCase conv_case = make_case(config, fill, seed, failure.case_index);
-    DirectionReference direction_reference = compute_reference(conv_case, failure.direction);
-    Reference reference;
-    reference.directions[static_cast<size_t>(failure.direction)] = std::move(direction_reference);
-    return verify_one(conv_case, reference, *failing, failure.direction);
+  auto outcome_for = [&](const ConvConfig &config) {
+    return outcome_on(make_case(config, fill, seed, failure.case_index), *failing, failure.direction, failure.kind,
+                      run_timeout_s);
   };
   SavedFinding saved{failure.config, failure.problem, 0, 0, {}};
   if (shrink_it) {
     const auto start = std::chrono::steady_clock::now();
     const ShrinkResult result = shrink(failure.config, [&](const ConvConfig &config) {
-      return outcome_on(config).verdict == Verdict::failed;
+      return outcome_for(config).verdict == Verdict::failed;
     });
     saved.shrunk = result.config;
     saved.shrink_steps = result.steps;
     saved.shrink_tries = result.tries;
     saved.shrink_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
-  const Outcome outcome = outcome_on(saved.shrunk);
+  const Outcome outcome = outcome_for(saved.shrunk);
   saved.problem = outcome.verdict == Verdict::failed ? outcome.detail : failure.problem;
 
   CaseFile case_file{make_case(saved.shrunk, fill, seed, failure.case_index), {}, {}};
+  case_file.finding = FindingRecord{{}, {}, {}, outcome.implementation, {}};
   const Reference reference = compute_reference(case_file.conv_case);
   for (const Strategy &strategy : strategies)
     for (Direction direction : all_directions) {
+      // A strategy that crashed or hung is not run again here, on any direction: it might take this process along.
+      if (failure.kind != FailureKind::mismatch && strategy.name == failure.strategy) continue;
       Tensor result;
       verify_one(case_file.conv_case, reference, strategy, direction, &result);
       if (!result.empty()) case_file.results[strategy.name][direction] = std::move(result);
     }
-  case_file.finding =
-      FindingRecord{failure.strategy, to_string(failure.direction), saved.problem, outcome.implementation};
-  std::error_code error;
-  std::filesystem::create_directories(corpus_dir, error);
-  if (error) throw InputError(fmt::format("cannot create corpus directory {}: {}", corpus_dir, error.message()));
   saved.path = finding_path(corpus_dir, saved.shrunk, failure.strategy, failure.direction);
-  write_case_file(saved.path, case_file);
+  write_finding(saved, failure, case_file, corpus_dir);
+  return saved;
+}
+
+SavedFinding save_inputs_only(const Failure &failure, uint64_t seed, FillMode fill, const std::string &corpus_dir,
+                              const std::string &note) {
+  SavedFinding saved{failure.config, fmt::format("{} ({})", failure.problem, note), 0, 0, {}};
+  CaseFile case_file{make_case(failure.config, fill, seed, failure.case_index), {}, {}};
+  saved.path = finding_path(corpus_dir, saved.shrunk, failure.strategy, failure.direction);
+  write_finding(saved, failure, case_file, corpus_dir);
   return saved;
 }
 

@@ -10,6 +10,7 @@
 #include "core/direction.hpp"
 #include "core/fill.hpp"
 #include "core/strategy.hpp"
+#include "core/verify.hpp"
 
 namespace convcheck {
 
@@ -20,6 +21,7 @@ struct Failure {
   uint64_t case_index = 0;
   ConvConfig config;
   std::string problem;
+  FailureKind kind = FailureKind::mismatch;
 };
 
 struct SavedFinding {
@@ -40,8 +42,17 @@ std::string finding_path(const std::string &corpus_dir, const ConvConfig &config
                          Direction direction);
 
 /// Shrinks (when `shrink_it`) and writes the case; `strategies` are all the strategies of the run (the failing
-/// one among them), whose results are recorded under /results. Creates `corpus_dir` if needed.
+/// one among them), whose results are recorded under /results. Creates `corpus_dir` if needed. A crash or
+/// timeout is shrunk by running the failing strategy in a forked child per try (killed after `run_timeout_s`),
+/// and keeps the shrunk config only while it still crashes (times out); the crashing run's result is not recorded.
+/// Mismatches are shrunk in this process, so callers that must survive a strategy crashing mid-shrink run this in
+/// a forked child (the campaign does).
 SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &strategies, uint64_t seed,
-                          FillMode fill, const std::string &corpus_dir, bool shrink_it);
+                          FillMode fill, const std::string &corpus_dir, bool shrink_it, double run_timeout_s = 60);
+
+/// Writes the failure's case unshrunk, with its inputs and the finding but no recorded results, without running
+/// any strategy: what is left when saving it properly crashed. `note` is appended to the problem.
+SavedFinding save_inputs_only(const Failure &failure, uint64_t seed, FillMode fill, const std::string &corpus_dir,
+                              const std::string &note);
 
 } // namespace convcheck

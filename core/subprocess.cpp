@@ -52,6 +52,10 @@ ProcessResult run_process(const std::vector<std::string> &argv, double timeout_s
   const pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
+    // Forked workers ignore the terminal's SIGINT and SIGTERM; ignored signals survive exec, and a command
+    // should start as any other program does.
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     dup2(null_input, STDIN_FILENO);
     dup2(output, STDOUT_FILENO);
     dup2(output, STDERR_FILENO);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/input_error.hpp"
+
 namespace convcheck {
 
 std::string to_string(Verdict verdict) {
@@ -15,6 +17,22 @@ std::string to_string(Verdict verdict) {
   case Verdict::skipped: return "skipped";
   }
   return "?";
+}
+
+std::string to_string(FailureKind kind) {
+  switch (kind) {
+  case FailureKind::mismatch: return "mismatch";
+  case FailureKind::crash: return "crash";
+  case FailureKind::timeout: return "timeout";
+  }
+  return "?";
+}
+
+FailureKind parse_failure_kind(const std::string &name) {
+  for (FailureKind kind : {FailureKind::mismatch, FailureKind::crash, FailureKind::timeout})
+    if (name == to_string(kind)) return kind;
+  if (name.empty()) return FailureKind::mismatch;
+  throw InputError(fmt::format("unknown failure kind '{}' (mismatch, crash or timeout)", name));
 }
 
 Outcome judge(const std::string &name, Direction direction, const Tensor &got, const DirectionReference &reference) {
@@ -93,13 +111,23 @@ Outcome verify_one(const ConvCase &conv_case, const Reference &reference, const 
 }
 
 std::vector<Outcome> verify_case(const ConvCase &conv_case, const Reference &reference,
-                                 const std::vector<Strategy> &strategies) {
+                                 const std::vector<Strategy> &strategies, const BeforeRun &before) {
   std::vector<Outcome> outcomes;
   outcomes.reserve(strategies.size() * all_directions.size());
-  for (const Strategy &strategy : strategies) {
+  auto left_out = [](const Strategy &strategy, Direction direction) {
+    return Outcome{strategy.name, direction, Verdict::skipped, "left out", {}, {}};
+  };
+  for (size_t index = 0; index < strategies.size(); ++index) {
+    const Strategy &strategy = strategies[index];
     if (!strategy.run_case) {
       for (Direction direction : all_directions)
-        outcomes.push_back(verify_one(conv_case, reference, strategy, direction));
+        outcomes.push_back(!before || before(index, direction)
+                               ? verify_one(conv_case, reference, strategy, direction)
+                               : left_out(strategy, direction));
+      continue;
+    }
+    if (before && !before(index, std::nullopt)) {
+      for (Direction direction : all_directions) outcomes.push_back(left_out(strategy, direction));
       continue;
     }
     const auto start = std::chrono::steady_clock::now();

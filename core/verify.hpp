@@ -2,6 +2,8 @@
 // One case against a set of strategies: run each supported direction, diff against the shared reference, and
 // say what happened. A strategy that throws is a failure (its message is the problem), never a crash.
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,13 @@ namespace convcheck {
 enum class Verdict { passed, weak, failed, skipped };
 std::string to_string(Verdict verdict);
 
+/// How a failed run failed: a wrong answer (or none, or a throw), a crash of the process running it, or no answer
+/// within the per-case timeout. Crashes and timeouts are only seen when strategies run in forked workers.
+enum class FailureKind { mismatch, crash, timeout };
+std::string to_string(FailureKind kind);
+/// The kind named by to_string; "" (a file from before kinds were recorded) is a mismatch. Throws InputError.
+FailureKind parse_failure_kind(const std::string &name);
+
 struct Outcome {
   std::string strategy;
   Direction direction = Direction::output;
@@ -23,6 +32,7 @@ struct Outcome {
   Diff diff;                  // meaningful when compared
   std::string implementation; // from Strategy::implementation, when it has one
   double seconds = 0;         // time the strategy took for this direction (a share of run_case's call)
+  FailureKind kind = FailureKind::mismatch; // when failed
 };
 
 /// Judges a result (computed or recorded) against the reference of its direction.
@@ -32,8 +42,12 @@ Outcome judge(const std::string &name, Direction direction, const Tensor &got, c
 Outcome verify_one(const ConvCase &conv_case, const Reference &reference, const Strategy &strategy,
                    Direction direction, Tensor *result = nullptr);
 
+/// Called before each run of a strategy: on one direction, or on all three at once (no direction) for a strategy
+/// with run_case. Returning false leaves that run out; its outcomes are then skipped with detail "left out".
+using BeforeRun = std::function<bool(size_t strategy_index, std::optional<Direction> direction)>;
+
 /// Every strategy on every direction, in order (strategy-major).
 std::vector<Outcome> verify_case(const ConvCase &conv_case, const Reference &reference,
-                                 const std::vector<Strategy> &strategies);
+                                 const std::vector<Strategy> &strategies, const BeforeRun &before = {});
 
 } // namespace convcheck

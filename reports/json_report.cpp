@@ -49,6 +49,7 @@ std::string json_report(const CampaignReport &report) {
                             {"case_index", failure.case_index},
                             {"config", format_descriptor(failure.config)},
                             {"problem", failure.problem},
+                            {"kind", to_string(failure.kind)},
                             {"repro", nullptr}};
     if (reported.saved) {
       entry["repro"] = reported.saved->path;
@@ -64,6 +65,8 @@ std::string json_report(const CampaignReport &report) {
                                {"fill", to_string(report.fill)},
                                {"reference_s", report.reference_s},
                                {"interrupted", report.interrupted},
+                               {"peak_rss_kib", report.peak_rss_kib},
+                               {"worker_peak_rss_kib", report.worker_peak_rss_kib},
                                {"convcheck_version", CONVCHECK_VERSION},
                                {"strategies", strategies},
                                {"failures", failures}};
@@ -95,6 +98,8 @@ CampaignReport report_from_json(const nlohmann::json &json) {
   report.fill = parse_fill_mode(json.at("fill").get<std::string>());
   report.reference_s = json.value("reference_s", 0.0);
   report.interrupted = json.value("interrupted", false);
+  report.peak_rss_kib = json.value("peak_rss_kib", int64_t{0});
+  report.worker_peak_rss_kib = json.value("worker_peak_rss_kib", int64_t{0});
   for (const auto &[name, strategy] : json.at("strategies").items()) {
     StrategyTally tally{name, {}};
     for (Direction direction : all_directions)
@@ -107,7 +112,8 @@ CampaignReport report_from_json(const nlohmann::json &json) {
                                      direction_from_json(entry.at("direction").get<std::string>()),
                                      entry.at("case_index").get<uint64_t>(),
                                      parse_descriptor(entry.at("config").get<std::string>()),
-                                     entry.at("problem").get<std::string>()},
+                                     entry.at("problem").get<std::string>(),
+                                     parse_failure_kind(entry.value("kind", ""))},
                              std::nullopt};
     if (entry.at("repro").is_string())
       reported.saved = SavedFinding{parse_descriptor(entry.value("shrunk_config", entry.at("config").get<std::string>())),
@@ -147,6 +153,8 @@ CampaignReport merge_reports(const std::vector<CampaignReport> &shards) {
     merged.elapsed_s = std::max(merged.elapsed_s, shard.elapsed_s);
     merged.reference_s += shard.reference_s;
     merged.interrupted |= shard.interrupted;
+    merged.peak_rss_kib = std::max(merged.peak_rss_kib, shard.peak_rss_kib);
+    merged.worker_peak_rss_kib = std::max(merged.worker_peak_rss_kib, shard.worker_peak_rss_kib);
     for (const StrategyTally &tally : shard.tallies) {
       auto found = std::find_if(merged.tallies.begin(), merged.tallies.end(),
                                 [&](const StrategyTally &t) { return t.name == tally.name; });

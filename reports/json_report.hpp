@@ -1,9 +1,10 @@
 #pragma once
 // The machine-readable run report (--report FILE.json):
 //   {"seed", "cases", "elapsed_s", "fill", "reference_s", "interrupted" (stopped by a signal), "convcheck_version",
+//    "peak_rss_kib" (main process), "worker_peak_rss_kib" (largest worker process),
 //    "strategies": {name: {"passed", "failed", "skipped", "weak", "seconds",
 //                          "directions": {"output"|"grad_data"|"grad_weight": {... the same counts, "seconds"}}}},
-//    "failures": [{"strategy", "direction", "case_index", "config", "problem",
+//    "failures": [{"strategy", "direction", "case_index", "config", "problem", "kind" (mismatch|crash|timeout),
 //                  "repro" (path or null when not saved), "shrunk_config", "shrink_steps", "shrink_s"}]}
 // Times are CPU-side sums over cases and threads, so with several threads they can add up to more than
 // elapsed_s.

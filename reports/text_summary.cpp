@@ -7,9 +7,11 @@
 namespace convcheck {
 
 std::string text_summary(const CampaignReport &report) {
-  std::string text = fmt::format("{} cases in {:.1f} s ({:.0f} cases/s), seed {}, fill {}\n", report.cases,
-                                 report.elapsed_s, report.elapsed_s > 0 ? report.cases / report.elapsed_s : 0.0,
-                                 report.seed, to_string(report.fill));
+  std::string text = fmt::format("{} cases in {:.1f} s ({:.0f} cases/s), seed {}, fill {}, peak RSS {} MiB ({} MiB "
+                                 "per worker)\n",
+                                 report.cases, report.elapsed_s,
+                                 report.elapsed_s > 0 ? report.cases / report.elapsed_s : 0.0, report.seed,
+                                 to_string(report.fill), report.peak_rss_kib / 1024, report.worker_peak_rss_kib / 1024);
   text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8}\n", "strategy", "direction", "passed", "weak", "failed",
                       "skipped");
   for (const StrategyTally &strategy : report.tallies)
@@ -25,8 +27,12 @@ std::string text_summary(const CampaignReport &report) {
       continue;
     }
     const SavedFinding &saved = *reported.saved;
-    text += fmt::format("FAILED {} {} case {}: {}\n  config {} shrunk to {} in {} steps\n  repro: convcheck repro {}\n",
-                        reported.failure.strategy, to_string(reported.failure.direction), reported.failure.case_index,
+    const std::string kind =
+        reported.failure.kind == FailureKind::mismatch ? "" : fmt::format(" ({})", to_string(reported.failure.kind));
+    text += fmt::format("FAILED {} {}{} case {}: {}\n  config {} shrunk to {} in {} steps\n"
+                        "  repro: convcheck repro {}\n",
+                        reported.failure.strategy, to_string(reported.failure.direction), kind,
+                        reported.failure.case_index,
                         saved.problem, format_descriptor(reported.failure.config), format_descriptor(saved.shrunk),
                         saved.shrink_steps, saved.path);
   }

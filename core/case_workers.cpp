@@ -1,0 +1,346 @@
+#include "core/case_workers.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "core/forked.hpp"
+#include "core/reference.hpp"
+#include "core/wire.hpp"
+
+namespace convcheck {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int64_t making_the_case = -1; // Position::strategy while the inputs and the reference are computed
+constexpr int64_t every_direction = -1; // Position::direction while a run_case strategy runs
+
+/// Where a worker is; lives in memory shared by the parent and that worker.
+struct Position {
+  std::atomic<int64_t> strategy{making_the_case};
+  std::atomic<int64_t> direction{every_direction};
+  std::atomic<int64_t> since_ns{0}; // steady clock: the same clock in every process of the machine
+};
+static_assert(std::atomic<int64_t>::is_always_lock_free, "Position is shared between processes");
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+}
+
+void mark(Position &position, int64_t strategy, int64_t direction) {
+  position.strategy = strategy;
+  position.direction = direction;
+  position.since_ns = now_ns();
+}
+
+/// A run left out of a job because it crashed a worker before.
+struct Excluded {
+  int64_t strategy;
+  int64_t direction; // every_direction for a run_case strategy
+};
+
+struct Job {
+  int64_t order = 0; // position in run()'s sequence
+  uint64_t job = 0;
+  std::vector<Excluded> excluded;
+  std::vector<std::pair<size_t, Outcome>> crashes; // verdicts of the excluded runs, by position in the outcomes
+};
+
+void put(WireWriter &out, const Outcome &o) {
+  out.put(o.strategy);
+  out.put(o.direction);
+  out.put(o.verdict);
+  out.put(o.detail);
+  out.put(o.diff.ok);
+  out.put(o.diff.problem);
+  out.put(o.diff.mismatches);
+  out.put(o.diff.first_mismatch);
+  out.put(o.diff.max_error);
+  out.put(o.diff.max_ratio);
+  out.put(o.diff.bound_at_max_ratio);
+  out.put(o.diff.zero_fraction);
+  out.put(o.implementation);
+  out.put(o.seconds);
+  out.put(o.kind);
+}
+
+Outcome get_outcome(WireReader &in) {
+  Outcome o;
+  o.strategy = in.get_string();
+  o.direction = in.get<Direction>();
+  o.verdict = in.get<Verdict>();
+  o.detail = in.get_string();
+  o.diff.ok = in.get<bool>();
+  o.diff.problem = in.get_string();
+  o.diff.mismatches = in.get<int64_t>();
+  o.diff.first_mismatch = in.get<int64_t>();
+  o.diff.max_error = in.get<double>();
+  o.diff.max_ratio = in.get<double>();
+  o.diff.bound_at_max_ratio = in.get<double>();
+  o.diff.zero_fraction = in.get<double>();
+  o.implementation = in.get_string();
+  o.seconds = in.get<double>();
+  o.kind = in.get<FailureKind>();
+  return o;
+}
+
+std::string encode(const CaseRun &run) {
+  WireWriter out;
+  out.put(static_cast<uint64_t>(run.outcomes.size()));
+  for (const Outcome &outcome : run.outcomes) put(out, outcome);
+  out.put(run.reference_s);
+  out.put(run.reference_problem);
+  return out.bytes();
+}
+
+CaseRun decode_case_run(const std::string &bytes) {
+  WireReader in(bytes);
+  CaseRun run;
+  const auto count = in.get<uint64_t>();
+  for (uint64_t i = 0; i < count; ++i) run.outcomes.push_back(get_outcome(in));
+  run.reference_s = in.get<double>();
+  run.reference_problem = in.get_string();
+  if (!in.done()) throw std::runtime_error("wire: trailing bytes");
+  return run;
+}
+
+std::string encode(const Job &job) {
+  WireWriter out;
+  out.put(job.job);
+  out.put(static_cast<uint64_t>(job.excluded.size()));
+  for (const Excluded &excluded : job.excluded) {
+    out.put(excluded.strategy);
+    out.put(excluded.direction);
+  }
+  return out.bytes();
+}
+
+bool is_excluded(const std::vector<Excluded> &excluded, int64_t strategy, int64_t direction) {
+  for (const Excluded &e : excluded)
+    if (e.strategy == strategy && (e.direction == direction || e.direction == every_direction)) return true;
+  return false;
+}
+
+// A worker's life: read a job, run it, answer; until the parent closes the pipe.
+int worker_main(int from_parent, int to_parent, Position &position, const CaseJob &run_job) {
+  std::string message;
+  while (read_message(from_parent, message)) {
+    WireReader in(message);
+    const auto job = in.get<uint64_t>();
+    std::vector<Excluded> excluded(in.get<uint64_t>());
+    for (Excluded &e : excluded) e = {in.get<int64_t>(), in.get<int64_t>()};
+    const BeforeRun before = [&](size_t strategy, std::optional<Direction> direction) {
+      const auto s = static_cast<int64_t>(strategy);
+      const int64_t d = direction ? static_cast<int64_t>(*direction) : every_direction;
+      if (is_excluded(excluded, s, d)) return false;
+      mark(position, s, d);
+      return true;
+    };
+    mark(position, making_the_case, every_direction);
+    CaseRun run;
+    try {
+      run = run_job(job, before);
+    } catch (const std::exception &exception) {
+      run = CaseRun{{}, 0, fmt::format("threw: {}", exception.what())};
+    }
+    if (!write_message(to_parent, encode(run))) return 0;
+  }
+  return 0;
+}
+
+struct Worker {
+  pid_t pid = -1;
+  int to_worker = -1;
+  int from_worker = -1;
+  std::optional<Job> job;
+};
+
+} // namespace
+
+struct CaseWorkers::Pool {
+  const std::vector<Strategy> &strategies;
+  double run_timeout_s;
+  CaseJob run_job;
+  std::vector<Worker> workers;
+  Position *positions = nullptr; // one per worker, shared with it
+  std::deque<Job> retries;       // cases to run again without the run that killed their worker
+  std::map<int64_t, CaseRun> finished; // by order, until every earlier case has been handed over
+
+  void spawn(size_t w);
+  int reap(size_t w, bool kill_first);
+  void send(size_t w, Job job);
+  void receive(size_t w);
+  void bury(size_t w, bool timed_out, const std::string &why = {});
+};
+
+void CaseWorkers::Pool::spawn(size_t w) {
+  int jobs[2];
+  if (pipe2(jobs, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("pipe failed: {}", strerror(errno)));
+  Position &position = positions[w];
+  Worker &worker = workers[w];
+  worker.pid = fork_child(
+      [&](int to_parent) {
+        close(jobs[1]);
+        for (const Worker &other : workers) { // a sibling holding our pipes would keep them open after we die
+          if (other.to_worker >= 0) close(other.to_worker);
+          if (other.from_worker >= 0) close(other.from_worker);
+        }
+        return worker_main(jobs[0], to_parent, position, run_job);
+      },
+      &worker.from_worker);
+  close(jobs[0]);
+  worker.to_worker = jobs[1];
+}
+
+// Ends worker w (killing it first if asked) and returns its wait status.
+int CaseWorkers::Pool::reap(size_t w, bool kill_first) {
+  Worker &worker = workers[w];
+  if (kill_first) kill(worker.pid, SIGKILL);
+  close(worker.to_worker);
+  close(worker.from_worker);
+  int status = 0;
+  while (waitpid(worker.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  worker = Worker{};
+  return status;
+}
+
+void CaseWorkers::Pool::send(size_t w, Job job) {
+  if (workers[w].pid < 0) spawn(w);
+  mark(positions[w], making_the_case, every_direction); // the timeout clock starts now, not at the last mark
+  const bool sent = write_message(workers[w].to_worker, encode(job));
+  workers[w].job = std::move(job);
+  if (!sent) bury(w, false);
+}
+
+void CaseWorkers::Pool::receive(size_t w) {
+  std::string message;
+  if (!read_message(workers[w].from_worker, message)) return bury(w, false);
+  CaseRun run;
+  try {
+    run = decode_case_run(message);
+  } catch (const std::exception &exception) {
+    return bury(w, false, fmt::format("sent an unreadable result ({})", exception.what()));
+  }
+  Job &job = *workers[w].job;
+  if (run.reference_problem.empty())
+    for (auto &[at, outcome] : job.crashes) run.outcomes.at(at) = outcome;
+  finished[job.order] = std::move(run);
+  workers[w].job.reset();
+}
+
+// Worker w died or overran: blame the run it was in, and queue its case again without that run.
+void CaseWorkers::Pool::bury(size_t w, bool timed_out, const std::string &why) {
+  Job job = std::move(*workers[w].job);
+  const int64_t strategy = positions[w].strategy, direction = positions[w].direction;
+  const int status = reap(w, true);
+  const std::string description = timed_out    ? fmt::format("timed out after {} s", run_timeout_s)
+                                  : !why.empty() ? why
+                                                 : describe_wait_status(status);
+  if (strategy == making_the_case) {
+    finished[job.order] = CaseRun{{}, 0, description};
+    return;
+  }
+  job.excluded.push_back({strategy, direction});
+  for (Direction each : all_directions) {
+    if (direction != every_direction && direction != static_cast<int64_t>(each)) continue;
+    Outcome outcome{strategies[static_cast<size_t>(strategy)].name, each, Verdict::failed, description, {}, {}};
+    outcome.kind = timed_out ? FailureKind::timeout : FailureKind::crash;
+    outcome.seconds = timed_out ? run_timeout_s : 0;
+    const size_t at = static_cast<size_t>(strategy) * all_directions.size() + static_cast<size_t>(each);
+    job.crashes.emplace_back(at, std::move(outcome));
+  }
+  retries.push_front(std::move(job));
+}
+
+CaseWorkers::CaseWorkers(const std::vector<Strategy> &strategies, int processes, double run_timeout_s,
+                         CaseJob run_job)
+    : pool_(new Pool{strategies, run_timeout_s, std::move(run_job), {}, nullptr, {}, {}}) {
+  pool_->workers.resize(static_cast<size_t>(std::max(processes, 1)));
+  const size_t bytes = pool_->workers.size() * sizeof(Position);
+  void *shared = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) throw std::runtime_error(fmt::format("mmap failed: {}", strerror(errno)));
+  pool_->positions = static_cast<Position *>(shared);
+  for (size_t w = 0; w < pool_->workers.size(); ++w) new (&pool_->positions[w]) Position;
+  std::signal(SIGPIPE, SIG_IGN); // a dead worker's pipe must give EPIPE to the parent, not kill it
+}
+
+CaseWorkers::~CaseWorkers() {
+  for (size_t w = 0; w < pool_->workers.size(); ++w)
+    if (pool_->workers[w].pid >= 0) pool_->reap(w, true);
+  munmap(pool_->positions, pool_->workers.size() * sizeof(Position));
+}
+
+int64_t CaseWorkers::run(int64_t count, const std::function<uint64_t(int64_t)> &job_at,
+                         const std::function<bool()> &stop, const std::function<void(int64_t, CaseRun &&)> &done) {
+  Pool &pool = *pool_;
+  int64_t next = 0, handed_over = 0;
+  bool stopping = false;
+  for (;;) {
+    for (size_t w = 0; w < pool.workers.size(); ++w) {
+      if (pool.workers[w].job) continue;
+      if (!pool.retries.empty()) {
+        Job job = std::move(pool.retries.front());
+        pool.retries.pop_front();
+        pool.send(w, std::move(job));
+      } else if (next < count && !(stopping = stopping || (stop && stop()))) {
+        pool.send(w, Job{next, job_at(next), {}, {}});
+        ++next;
+      }
+    }
+    std::vector<pollfd> fds;
+    std::vector<size_t> busy;
+    int64_t soonest_ns = INT64_MAX;
+    const auto timeout_ns = static_cast<int64_t>(pool.run_timeout_s * 1e9);
+    for (size_t w = 0; w < pool.workers.size(); ++w) {
+      if (!pool.workers[w].job) continue;
+      fds.push_back({pool.workers[w].from_worker, POLLIN, 0});
+      busy.push_back(w);
+      soonest_ns = std::min(soonest_ns, pool.positions[w].since_ns + timeout_ns);
+    }
+    if (busy.empty() && pool.retries.empty()) break;
+    const int64_t wait_ms = std::clamp<int64_t>((soonest_ns - now_ns()) / 1000000 + 1, 0, 1000);
+    if (!busy.empty() && poll(fds.data(), fds.size(), static_cast<int>(wait_ms)) < 0 && errno != EINTR)
+      throw std::runtime_error(fmt::format("poll failed: {}", strerror(errno)));
+    for (size_t i = 0; i < busy.size(); ++i) {
+      const size_t w = busy[i];
+      if (fds[i].revents != 0) pool.receive(w);
+      else if (now_ns() > pool.positions[w].since_ns + timeout_ns) pool.bury(w, true);
+    }
+    for (auto first = pool.finished.begin(); first != pool.finished.end() && first->first == handed_over;
+         first = pool.finished.erase(first), ++handed_over)
+      done(first->first, std::move(first->second));
+  }
+  return handed_over;
+}
+
+std::vector<Outcome> verify_case_isolated(const ConvCase &conv_case, const std::vector<Strategy> &strategies,
+                                          double run_timeout_s) {
+  CaseWorkers workers(strategies, 1, run_timeout_s, [&](uint64_t, const BeforeRun &before) {
+    return CaseRun{verify_case(conv_case, compute_reference(conv_case), strategies, before), 0, {}};
+  });
+  CaseRun result;
+  workers.run(1, [](int64_t) { return 0; }, {}, [&](int64_t, CaseRun &&run) { result = std::move(run); });
+  if (!result.reference_problem.empty())
+    throw std::runtime_error("computing the reference " + result.reference_problem);
+  return result.outcomes;
+}
+
+} // namespace convcheck

@@ -1,0 +1,42 @@
+#pragma once
+// Calls run in forked child processes, so that a strategy that segfaults, aborts or never returns costs one
+// call instead of the whole run. The child inherits the parent's memory (strategies, configs, loaded cases), runs
+// the call, sends back the bytes it returns through a pipe and exits with _exit, without running destructors.
+// Fork is only safe from a process with one thread: convcheck forks from its main thread before it starts any
+// (and pins OpenBLAS and oneDNN to the calling thread), and every child is single-threaded too.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <sys/types.h>
+
+namespace convcheck {
+
+/// How a forked call ended.
+struct ForkedEnd {
+  enum class Kind { returned, crashed, timed_out };
+  Kind kind = Kind::crashed;
+  std::string payload;     // the call's return value, when it returned
+  std::string description; // when it did not: "killed by signal 11 (Segmentation fault)", "timed out after 2 s"
+};
+
+/// Runs each call in a child of its own, at most `parallel` at a time, each killed after `timeout_s`; returns how
+/// each ended, in the order of `calls`. A call that throws has crashed, its message in `description`.
+std::vector<ForkedEnd> run_forked(const std::vector<std::function<std::string()>> &calls, int parallel,
+                                  double timeout_s);
+
+/// Forks a child that runs `body(write_end)` and exits; the parent gets the child's pid and the read end of a pipe
+/// from it (close-on-exec). Throws std::runtime_error when fork or pipe fails.
+pid_t fork_child(const std::function<int(int write_end)> &body, int *read_end);
+
+/// "exit 3", "killed by signal 6 (Aborted)": a waitpid status in words.
+std::string describe_wait_status(int status);
+
+/// Writes all of `bytes` as one message (a 64-bit length, then the bytes); false if the reader is gone.
+bool write_message(int fd, const std::string &bytes);
+
+/// Reads one message written by write_message, blocking; false at end of file or on a short read.
+bool read_message(int fd, std::string &bytes);
+
+} // namespace convcheck

@@ -1,0 +1,37 @@
+// Injected bug `scratch_unallocated`, a crash: a kernel stages the zero-padded input in a scratch buffer that it
+// allocates only on its fast path (symmetric padding), but uses whenever there is any padding at all. With
+// asymmetric padding it writes through a null pointer and the process dies with SIGSEGV. It exists to show that
+// a crashing strategy costs one verdict, not the campaign: the crash is a `crash` finding, shrunk (in forked
+// children) to the smallest config that still crashes, one element and one-sided padding.
+
+#include <vector>
+
+#include "core/strategy.hpp"
+#include "oracles/naive.hpp"
+
+namespace convcheck {
+
+namespace {
+
+bool symmetric(const ConvConfig &c) { return c.pad_top == c.pad_bottom && c.pad_left == c.pad_right; }
+bool padded(const ConvConfig &c) { return c.pad_top + c.pad_bottom + c.pad_left + c.pad_right > 0; }
+
+const Registration registration{{
+    .name = "scratch_unallocated",
+    .description = "naive loops staging padded data in a buffer allocated only for symmetric padding (crashes)",
+    .injected = true,
+    .run =
+        [](const ConvCase &c, Direction direction) {
+          if (direction != Direction::grad_data && padded(c.config)) { // the two directions that read padded data
+            std::vector<float> buffer(symmetric(c.config) ? static_cast<size_t>(c.data.size()) + 1 : 0);
+            // volatile: the store must happen, as the real bug's does, rather than be reasoned away as UB.
+            float *volatile scratch = buffer.empty() ? nullptr : buffer.data();
+            scratch[0] = 0.0f;
+          }
+          return naive_result(c.config, c, direction);
+        },
+}};
+
+} // namespace
+
+} // namespace convcheck

@@ -1,0 +1,37 @@
+// Injected bug `stride_loop_hang`, a hang: the dilated forward path walks the padded input rows with
+//   for (row = 0; row != padded_height; row += stride_height)
+// which ends only when the stride divides the padded height; otherwise `row` steps over the end and the loop
+// never returns. It exists to show that a hanging strategy costs one verdict, not the campaign: the run is killed
+// after --case-timeout and becomes a `timeout` finding, shrunk like any other.
+
+#include <atomic>
+#include <cstdint>
+
+#include "core/strategy.hpp"
+#include "oracles/naive.hpp"
+
+namespace convcheck {
+
+namespace {
+
+const Registration registration{{
+    .name = "stride_loop_hang",
+    .description = "naive loops whose dilated forward path walks rows with != (hangs unless stride divides height)",
+    .injected = true,
+    .run =
+        [](const ConvCase &c, Direction direction) {
+          const ConvConfig &g = c.config;
+          if (direction == Direction::output && g.dilation_height > 1) {
+            const int64_t padded_height = g.in_height + g.pad_top + g.pad_bottom;
+            // A visible side effect per step keeps the compiler from assuming the loop terminates.
+            static std::atomic<int64_t> rows_visited{0};
+            for (int64_t row = 0; row != padded_height; row += g.stride_height)
+              rows_visited.fetch_add(1, std::memory_order_relaxed);
+          }
+          return naive_result(g, c, direction);
+        },
+}};
+
+} // namespace
+
+} // namespace convcheck

@@ -1,0 +1,134 @@
+// Crash isolation as a nightly run meets it: a strategy that segfaults or hangs becomes a `crash` or `timeout`
+// finding with its case file, shrunk like a mismatch, while every other verdict of the run is still measured; the
+// verdicts do not depend on the number of workers; and memory does not grow with the number of cases.
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "tests/cmd/convcheck_process.hpp"
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using convcheck::testing::Invocation;
+
+Invocation convcheck(const std::string &args) { return convcheck::testing::run_convcheck(args); }
+
+class Isolation : public convcheck::testing::ScratchDirectoryTest {};
+
+nlohmann::json read_json(const std::string &path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+int64_t counted(const nlohmann::json &tally) {
+  return tally["passed"].get<int64_t>() + tally["weak"].get<int64_t>() + tally["failed"].get<int64_t>() +
+         tally["skipped"].get<int64_t>();
+}
+
+// Every strategy has a verdict for every direction of every case: nothing was lost with a crashed worker.
+void expect_every_verdict(const nlohmann::json &report) {
+  for (const auto &[name, strategy] : report["strategies"].items())
+    for (const auto &[direction, tally] : strategy["directions"].items())
+      EXPECT_EQ(counted(tally), report["cases"].get<int64_t>()) << name << " " << direction;
+}
+
+TEST_F(Isolation, CrashIsAShrunkFindingAndTheRunGoesOn) {
+  const Invocation fuzz = convcheck("fuzz --cases 200 --threads 2 --strategies naive --inject scratch_unallocated "
+                                    "--corpus " + path("findings") + " --report " + path("report.json"));
+  ASSERT_EQ(fuzz.status, 1) << fuzz.output;
+  const nlohmann::json report = read_json(path("report.json"));
+  EXPECT_EQ(report["cases"], 200);
+  expect_every_verdict(report);
+  const auto &crashing = report["strategies"]["scratch_unallocated"]["directions"];
+  EXPECT_GT(crashing["output"]["failed"].get<int>(), 0);
+  EXPECT_EQ(crashing["grad_data"]["failed"], 0); // the direction that does not crash was measured on every case
+  EXPECT_EQ(report["strategies"]["naive"]["failed"], 0);
+  const nlohmann::json &first = report["failures"][0];
+  EXPECT_EQ(first["kind"], "crash");
+  EXPECT_NE(first["problem"].get<std::string>().find("signal 11"), std::string::npos) << first["problem"];
+  // The smallest crashing config: one element, and padding on one side only.
+  EXPECT_TRUE(std::regex_match(first["shrunk_config"].get<std::string>(),
+                               std::regex("mb1ic1ih1iw1oc1kh1kw1p[tblr]1")))
+      << first["shrunk_config"];
+
+  // The saved case replays the crash, in a worker of its own: repro reports it and exits 1.
+  const Invocation repro = convcheck("repro " + first["repro"].get<std::string>());
+  EXPECT_EQ(repro.status, 1) << repro.output;
+  EXPECT_TRUE(std::regex_search(repro.output, std::regex("scratch_unallocated +output .*failed +killed by signal 11")))
+      << repro.output;
+  EXPECT_NE(repro.output.find("failure reproduced"), std::string::npos);
+}
+
+TEST_F(Isolation, HangIsATimeoutFindingAfterTheCaseTimeout) {
+  const auto start = std::chrono::steady_clock::now();
+  const Invocation fuzz = convcheck("fuzz --cases 60 --threads 2 --case-timeout 0.5 --strategies naive "
+                                    "--inject stride_loop_hang --corpus " + path("findings") + " --report " +
+                                    path("report.json"));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(fuzz.status, 1) << fuzz.output;
+  const nlohmann::json report = read_json(path("report.json"));
+  expect_every_verdict(report);
+  const nlohmann::json &first = report["failures"][0];
+  EXPECT_EQ(first["kind"], "timeout");
+  EXPECT_EQ(first["strategy"], "stride_loop_hang");
+  EXPECT_EQ(first["problem"], "timed out after 0.5 s");
+  ASSERT_TRUE(first["repro"].is_string());
+  EXPECT_TRUE(fs::exists(first["repro"].get<std::string>()));
+  // Shrunk to a single row that a stride of 2 steps over.
+  EXPECT_TRUE(std::regex_match(first["shrunk_config"].get<std::string>(), std::regex("mb1ic1ih1iw1oc1kh1kw1sh2dlh2")))
+      << first["shrunk_config"];
+  // Each hang costs half a second, not the default minute (nor forever).
+  EXPECT_LT(seconds, 45.0);
+}
+
+TEST_F(Isolation, VerdictsWithCrashesDoNotDependOnWorkers) {
+  auto run = [&](int workers) {
+    const std::string report = path("report" + std::to_string(workers) + ".json");
+    convcheck("fuzz --seed 3 --cases 150 --strategies naive,direct --inject scratch_unallocated --no-shrink "
+              "--threads " + std::to_string(workers) + " --corpus " + path("findings") + " --report " + report);
+    nlohmann::json json = read_json(report);
+    std::vector<std::string> failures;
+    for (const auto &failure : json["failures"])
+      failures.push_back(failure["case_index"].dump() + failure["strategy"].dump() + failure["direction"].dump() +
+                         failure["kind"].dump());
+    for (auto &[name, strategy] : json["strategies"].items()) {
+      strategy.erase("seconds");
+      for (auto &[direction, tally] : strategy["directions"].items()) tally.erase("seconds");
+    }
+    return std::make_pair(json["strategies"].dump() + json["cases"].dump(), failures);
+  };
+  const auto one = run(1);
+  EXPECT_FALSE(one.second.empty());
+  EXPECT_EQ(one, run(2));
+}
+
+// A leak would grow a worker with the number of cases it runs. The same 50 configs (new input values each time)
+// run 10 and 200 times over must peak at the same worker size, give or take the allocator's slack.
+TEST_F(Isolation, WorkerMemoryStaysFlatOverALongRun) {
+  const Invocation configs = convcheck("configs --seed 9 --cases 50 > " + path("configs.txt"));
+  ASSERT_EQ(configs.status, 0) << configs.output;
+  auto peak_kib = [&](int repeats) {
+    std::ofstream batch(path("batch.txt"));
+    std::ifstream lines(path("configs.txt"));
+    const std::string text((std::istreambuf_iterator<char>(lines)), std::istreambuf_iterator<char>());
+    for (int i = 0; i < repeats; ++i) batch << text;
+    batch.close();
+    const Invocation check = convcheck("check --threads 1 --batch " + path("batch.txt") + " --corpus " +
+                                       path("findings") + " --report " + path("report.json"));
+    EXPECT_EQ(check.status, 0) << check.output;
+    const nlohmann::json report = read_json(path("report.json"));
+    EXPECT_EQ(report["cases"], 50 * repeats);
+    return report["worker_peak_rss_kib"].get<int64_t>();
+  };
+  const int64_t short_run = peak_kib(10), long_run = peak_kib(200);
+  EXPECT_GT(short_run, 0);
+  EXPECT_LT(long_run, short_run + 4096) << "KiB after 500 cases: " << short_run << ", after 10000: " << long_run;
+}
+
+} // namespace
