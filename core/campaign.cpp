@@ -85,6 +85,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
     for (int64_t i = 0; i < size; ++i) {
       report.reference_s += reference_seconds[static_cast<size_t>(i)];
       const std::vector<Outcome> &case_outcomes = outcomes[static_cast<size_t>(i)];
+      report.stats.add(configs[static_cast<size_t>(i)], case_outcomes);
       for (size_t j = 0; j < case_outcomes.size(); ++j) { // strategy-major, see verify_case
         const Outcome &outcome = case_outcomes[j];
         Tally &tally = report.tallies[j / all_directions.size()].by_direction[static_cast<size_t>(outcome.direction)];

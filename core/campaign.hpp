@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/campaign_stats.hpp"
 #include "core/conv_config.hpp"
 #include "core/fill.hpp"
 #include "core/finding.hpp"
@@ -64,6 +65,7 @@ struct CampaignReport {
   double reference_s = 0; // computing inputs and the double reference, summed over threads
   std::vector<StrategyTally> tallies; // in strategy order
   std::vector<ReportedFailure> failures;
+  CampaignStats stats; // what the cases covered and how close each strategy came to its bound
   bool interrupted = false; // stopped by stop_requested before the planned cases ran
   bool failed() const { return !failures.empty(); }
 };
