@@ -11,6 +11,7 @@
 
 #include "cmd/exit_codes.hpp"
 #include "core/input_error.hpp"
+#include "reports/html_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit_report.hpp"
 #include "reports/text_summary.hpp"
@@ -45,6 +46,7 @@ void CampaignCli::add_options(po::options_description &description) {
        "directory that receives shrunk failing cases")
       ("report", po::value(&report_path), "write a JSON report here")
       ("junit", po::value(&junit_path), "write a JUnit XML report here (one testcase per strategy and direction)")
+      ("html", po::value(&html_path), "write a self-contained HTML page here: verdict, findings, charts")
       ("no-shrink", "save failing cases as found, without shrinking")
       ("max-saved", po::value(&saved_per_failure_kind)->default_value(saved_per_failure_kind),
        "failing cases saved per strategy and direction");
@@ -77,6 +79,7 @@ int CampaignCli::run_and_report(const CaseSource &source) const {
   std::cout << text_summary(report);
   if (!report_path.empty()) write_json_report(report_path, report);
   if (!junit_path.empty()) write_junit_report(junit_path, report);
+  if (!html_path.empty()) write_html_report(html_path, report);
   return report.failed() ? exit_mismatch : exit_agreed;
 }
 

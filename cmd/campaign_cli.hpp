@@ -16,9 +16,10 @@ struct CampaignCli {
   std::string fill = "mixed";
   std::string report_path;
   std::string junit_path;
+  std::string html_path;
   int64_t saved_per_failure_kind = 1;
 
-  /// Adds --seed --time --fill --corpus --report --no-shrink --max-saved and the run options.
+  /// Adds --seed --time --fill --corpus --report --junit --html --no-shrink --max-saved and the run options.
   void add_options(po::options_description &description);
   /// Checks the values and completes `campaign`; throws InputError naming a bad one.
   void finish(const po::variables_map &map);

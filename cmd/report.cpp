@@ -1,5 +1,5 @@
-// `convcheck report merge A.json B.json... [--report OUT.json] [--junit OUT.xml]`: one report from the JSON
-// reports of the shards of a campaign (fuzz --shard I/N). Exit 1 when any shard found a mismatch.
+// `convcheck report merge A.json B.json... [--report OUT.json] [--junit OUT.xml] [--html OUT.html]`: one report
+// from the JSON reports of the shards of a campaign (fuzz --shard I/N). Exit 1 when any shard found a mismatch.
 
 #include <iostream>
 
@@ -9,6 +9,7 @@
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
 #include "core/input_error.hpp"
+#include "reports/html_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit_report.hpp"
 #include "reports/text_summary.hpp"
@@ -17,12 +18,13 @@ namespace convcheck {
 
 int report_command(const std::vector<std::string> &args) {
   std::vector<std::string> words;
-  std::string json_path, junit_path;
+  std::string json_path, junit_path, html_path;
   po::options_description description(
       "convcheck report merge SHARD.json... [options]\n\nMerges the JSON reports of a sharded campaign");
   description.add_options()("help", "show this help")("word", po::value(&words), "merge, then report files")
       ("report", po::value(&json_path), "write the merged JSON report here")
-      ("junit", po::value(&junit_path), "write the merged JUnit XML report here");
+      ("junit", po::value(&junit_path), "write the merged JUnit XML report here")
+      ("html", po::value(&html_path), "write the merged report as a self-contained HTML page here");
   po::positional_options_description positional;
   positional.add("word", -1);
   const po::variables_map map = parse_arguments(args, description, positional);
@@ -38,6 +40,10 @@ int report_command(const std::vector<std::string> &args) {
   std::cout << text_summary(merged);
   if (!json_path.empty()) write_json_report(json_path, merged);
   if (!junit_path.empty()) write_junit_report(junit_path, merged);
+  if (!html_path.empty())
+    write_html_report(html_path, merged,
+                      fmt::format("campaign with seed {}, merged from {} report{}", merged.seed, shards.size(),
+                                  shards.size() == 1 ? "" : "s"));
   return merged.failed() ? exit_mismatch : exit_agreed;
 }
 

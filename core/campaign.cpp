@@ -109,9 +109,11 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
   Clock::time_point last_progress = start;
   const auto tally = [&](int64_t i, CaseRun &&run) {
     const uint64_t index = index_at(i);
+    const ConvConfig config = source.config_at(index);
     report.reference_s += run.reference_s;
+    report.stats.add(config, run.outcomes);
     if (!run.reference_problem.empty())
-      report.failures.push_back({Failure{"reference", Direction::output, index, source.config_at(index),
+      report.failures.push_back({Failure{"reference", Direction::output, index, config,
                                          "making the case and its reference: " + run.reference_problem,
                                          FailureKind::crash},
                                  std::nullopt});
@@ -122,7 +124,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
       tally.seconds += outcome.seconds;
       if (outcome.verdict == Verdict::failed)
         report.failures.push_back(
-            {Failure{outcome.strategy, outcome.direction, index, source.config_at(index), outcome.detail, outcome.kind},
+            {Failure{outcome.strategy, outcome.direction, index, config, outcome.detail, outcome.kind},
              std::nullopt});
     }
     report.cases = i + 1;

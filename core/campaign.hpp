@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/campaign_stats.hpp"
 #include "core/conv_config.hpp"
 #include "core/fill.hpp"
 #include "core/finding.hpp"
@@ -66,6 +67,7 @@ struct CampaignReport {
   double reference_s = 0; // computing inputs and the double reference, summed over workers
   std::vector<StrategyTally> tallies; // in strategy order
   std::vector<ReportedFailure> failures;
+  CampaignStats stats; // what the cases covered and how close each strategy came to its bound
   bool interrupted = false; // stopped by stop_requested before the planned cases ran
   int64_t peak_rss_kib = 0;        // of the main process
   int64_t worker_peak_rss_kib = 0; // of the largest worker (or finding saver)

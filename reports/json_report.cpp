@@ -1,16 +1,15 @@
 #include "reports/json_report.hpp"
 
-#include "reports/atomic_write.hpp"
-
-
-#include <fmt/format.h>
 #include <algorithm>
 #include <fstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/descriptor.hpp"
 #include "core/input_error.hpp"
+#include "reports/atomic_write.hpp"
+#include "reports/stats_json.hpp"
 
 namespace convcheck {
 
@@ -54,6 +53,7 @@ std::string json_report(const CampaignReport &report) {
     if (reported.saved) {
       entry["repro"] = reported.saved->path;
       entry["shrunk_config"] = format_descriptor(reported.saved->shrunk);
+      entry["shrunk_problem"] = reported.saved->problem;
       entry["shrink_steps"] = reported.saved->shrink_steps;
       entry["shrink_s"] = reported.saved->shrink_s;
     }
@@ -69,8 +69,11 @@ std::string json_report(const CampaignReport &report) {
                                {"worker_peak_rss_kib", report.worker_peak_rss_kib},
                                {"convcheck_version", CONVCHECK_VERSION},
                                {"strategies", strategies},
-                               {"failures", failures}};
-  return json.dump(2) + "\n";
+                               {"failures", failures},
+                               {"stats", stats_json(report.stats)}};
+  // An external program's output tail in a problem line can end inside a UTF-8 character; replace such bytes
+  // rather than fail to write the report.
+  return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 void write_json_report(const std::string &path, const CampaignReport &report) {
@@ -117,13 +120,14 @@ CampaignReport report_from_json(const nlohmann::json &json) {
                              std::nullopt};
     if (entry.at("repro").is_string())
       reported.saved = SavedFinding{parse_descriptor(entry.value("shrunk_config", entry.at("config").get<std::string>())),
-                                    entry.at("problem").get<std::string>(),
+                                    entry.value("shrunk_problem", entry.at("problem").get<std::string>()),
                                     entry.value("shrink_steps", size_t{0}),
                                     0,
                                     entry.value("shrink_s", 0.0),
                                     entry.at("repro").get<std::string>()};
     report.failures.push_back(reported);
   }
+  if (json.contains("stats")) report.stats = stats_from_json(json.at("stats")); // older reports have none
   return report;
 }
 
@@ -170,6 +174,7 @@ CampaignReport merge_reports(const std::vector<CampaignReport> &shards) {
       }
     }
     merged.failures.insert(merged.failures.end(), shard.failures.begin(), shard.failures.end());
+    merged.stats.merge(shard.stats);
   }
   std::stable_sort(merged.failures.begin(), merged.failures.end(), [](const auto &a, const auto &b) {
     return a.failure.case_index < b.failure.case_index;

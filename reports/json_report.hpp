@@ -5,7 +5,10 @@
 //    "strategies": {name: {"passed", "failed", "skipped", "weak", "seconds",
 //                          "directions": {"output"|"grad_data"|"grad_weight": {... the same counts, "seconds"}}}},
 //    "failures": [{"strategy", "direction", "case_index", "config", "problem", "kind" (mismatch|crash|timeout),
-//                  "repro" (path or null when not saved), "shrunk_config", "shrink_steps", "shrink_s"}]}
+//                  "repro" (path or null when not saved), "shrunk_config", "shrunk_problem" (the problem on the
+//                  shrunk config), "shrink_steps", "shrink_s"}],
+//    "stats": counts for pictures of the config space covered and of each strategy's error-to-bound ratios
+//             (reports/stats_json.hpp); reports without it (older ones) still read, with empty stats}
 // Times are CPU-side sums over cases and threads, so with several threads they can add up to more than
 // elapsed_s.
 
@@ -24,8 +27,8 @@ void write_json_report(const std::string &path, const CampaignReport &report);
 /// Reads a report written by write_json_report; throws InputError naming the file and the problem.
 CampaignReport read_json_report(const std::string &path);
 
-/// One report from shard reports of the same campaign: counts and times summed, elapsed_s the longest shard,
-/// failures in case order. Throws InputError when the seeds differ.
+/// One report from shard reports of the same campaign: counts, stats and times summed, elapsed_s the longest
+/// shard, failures in case order. Throws InputError when the seeds differ.
 CampaignReport merge_reports(const std::vector<CampaignReport> &shards);
 
 } // namespace convcheck

@@ -1,29 +1,14 @@
 #include "reports/junit_report.hpp"
 
-#include "reports/atomic_write.hpp"
-
-
 #include <fmt/format.h>
 
 #include "core/descriptor.hpp"
+#include "reports/atomic_write.hpp"
+#include "reports/markup.hpp"
 
 namespace convcheck {
 
 namespace {
-
-std::string xml_escape(const std::string &text) {
-  std::string escaped;
-  for (char c : text) {
-    switch (c) {
-    case '&': escaped += "&amp;"; break;
-    case '<': escaped += "&lt;"; break;
-    case '>': escaped += "&gt;"; break;
-    case '"': escaped += "&quot;"; break;
-    default: escaped += static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' ? ' ' : c;
-    }
-  }
-  return escaped;
-}
 
 // The body of one testcase's <failure>: each failure of that strategy and direction, one line each.
 std::string failure_lines(const CampaignReport &report, const std::string &strategy, Direction direction) {
@@ -49,13 +34,13 @@ std::string junit_report(const CampaignReport &report) {
     for (Direction direction : all_directions) {
       const Tally &tally = strategy.by_direction[static_cast<size_t>(direction)];
       ++tests;
-      cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\">\n", xml_escape(strategy.name),
-                           to_string(direction), tally.seconds);
+      cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\">\n",
+                           markup_escape(strategy.name), to_string(direction), tally.seconds);
       if (tally.failed > 0) {
         ++failures;
         cases += fmt::format("      <failure message=\"{} of {} cases failed\" type=\"mismatch\">{}</failure>\n",
                              tally.failed, tally.passed + tally.weak + tally.failed,
-                             xml_escape(failure_lines(report, strategy.name, direction)));
+                             markup_escape(failure_lines(report, strategy.name, direction)));
       } else if (tally.passed + tally.weak == 0) {
         ++skipped;
         cases += "      <skipped/>\n";
