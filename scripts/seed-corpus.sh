@@ -9,7 +9,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 for bug in $("$convcheck" strategies | awk '$2 == "inject" { print $1 }'); do
-  "$convcheck" fuzz --seed 1 --cases 300 --strategies naive --inject "$bug" --corpus "$work/$bug" >/dev/null || true
+  "$convcheck" fuzz --seed 1 --cases 300 --case-timeout 1 --strategies naive --inject "$bug" --corpus "$work/$bug" >/dev/null || true
   "$convcheck" corpus add "$work/$bug"/*.h5 "$root/corpus"
 done
 
