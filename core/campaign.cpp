@@ -109,7 +109,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
   Clock::time_point last_progress = start;
   const auto tally = [&](int64_t i, CaseRun &&run) {
     const uint64_t index = index_at(i);
-    const ConvConfig config = source.config_at(index);
+    const ConvConfig config = run.reference_problem.empty() ? run.config : source.config_at(index);
     report.reference_s += run.reference_s;
     report.stats.add(config, run.outcomes);
     if (!run.reference_problem.empty())
@@ -139,6 +139,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
       const ConvCase conv_case = make_case(source.config_at(index), options.fill, options.seed, index);
       const Reference reference = compute_reference(conv_case);
       CaseRun run;
+      run.config = conv_case.config;
       run.reference_s = seconds_since(case_start);
       run.outcomes = verify_case(conv_case, reference, strategies, before);
       return run;

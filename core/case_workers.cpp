@@ -103,6 +103,7 @@ Outcome get_outcome(WireReader &in) {
 
 std::string encode(const CaseRun &run) {
   WireWriter out;
+  out.put(run.config);
   out.put(static_cast<uint64_t>(run.outcomes.size()));
   for (const Outcome &outcome : run.outcomes) put(out, outcome);
   out.put(run.reference_s);
@@ -113,6 +114,7 @@ std::string encode(const CaseRun &run) {
 CaseRun decode_case_run(const std::string &bytes) {
   WireReader in(bytes);
   CaseRun run;
+  run.config = in.get<ConvConfig>();
   const auto count = in.get<uint64_t>();
   for (uint64_t i = 0; i < count; ++i) run.outcomes.push_back(get_outcome(in));
   run.reference_s = in.get<double>();
@@ -158,18 +160,22 @@ int worker_main(int from_parent, int to_parent, Position &position, const CaseJo
     try {
       run = run_job(job, before);
     } catch (const std::exception &exception) {
-      run = CaseRun{{}, 0, fmt::format("threw: {}", exception.what())};
+      run = CaseRun{{}, {}, 0, fmt::format("threw: {}", exception.what())};
     }
     if (!write_message(to_parent, encode(run))) return 0;
   }
   return 0;
 }
 
+// Jobs handed to one worker and not yet answered, oldest (the one it is running) first. Two at a time, so a
+// worker never waits for the parent between cases.
+constexpr size_t jobs_in_flight = 2;
+
 struct Worker {
   pid_t pid = -1;
   int to_worker = -1;
   int from_worker = -1;
-  std::optional<Job> job;
+  std::deque<Job> jobs;
 };
 
 } // namespace
@@ -224,9 +230,10 @@ int CaseWorkers::Pool::reap(size_t w, bool kill_first) {
 
 void CaseWorkers::Pool::send(size_t w, Job job) {
   if (workers[w].pid < 0) spawn(w);
-  mark(positions[w], making_the_case, every_direction); // the timeout clock starts now, not at the last mark
+  // An idle worker's clock starts now, not at its last mark; a busy one marks the job itself when it starts it.
+  if (workers[w].jobs.empty()) mark(positions[w], making_the_case, every_direction);
   const bool sent = write_message(workers[w].to_worker, encode(job));
-  workers[w].job = std::move(job);
+  workers[w].jobs.push_back(std::move(job));
   if (!sent) bury(w, false);
 }
 
@@ -239,23 +246,27 @@ void CaseWorkers::Pool::receive(size_t w) {
   } catch (const std::exception &exception) {
     return bury(w, false, fmt::format("sent an unreadable result ({})", exception.what()));
   }
-  Job &job = *workers[w].job;
+  Job &job = workers[w].jobs.front();
   if (run.reference_problem.empty())
     for (auto &[at, outcome] : job.crashes) run.outcomes.at(at) = outcome;
   finished[job.order] = std::move(run);
-  workers[w].job.reset();
+  workers[w].jobs.pop_front();
 }
 
-// Worker w died or overran: blame the run it was in, and queue its case again without that run.
+// Worker w died or overran: blame the run it was in, queue its case again without that run, and queue the cases
+// it had not started yet as they were.
 void CaseWorkers::Pool::bury(size_t w, bool timed_out, const std::string &why) {
-  Job job = std::move(*workers[w].job);
+  std::deque<Job> jobs = std::move(workers[w].jobs);
+  Job job = std::move(jobs.front());
+  jobs.pop_front();
+  for (Job &waiting : jobs) retries.push_back(std::move(waiting));
   const int64_t strategy = positions[w].strategy, direction = positions[w].direction;
   const int status = reap(w, true);
   const std::string description = timed_out    ? fmt::format("timed out after {} s", run_timeout_s)
                                   : !why.empty() ? why
                                                  : describe_wait_status(status);
   if (strategy == making_the_case) {
-    finished[job.order] = CaseRun{{}, 0, description};
+    finished[job.order] = CaseRun{{}, {}, 0, description};
     return;
   }
   job.excluded.push_back({strategy, direction});
@@ -294,23 +305,25 @@ int64_t CaseWorkers::run(int64_t count, const std::function<uint64_t(int64_t)> &
   int64_t next = 0, handed_over = 0;
   bool stopping = false;
   for (;;) {
-    for (size_t w = 0; w < pool.workers.size(); ++w) {
-      if (pool.workers[w].job) continue;
-      if (!pool.retries.empty()) {
-        Job job = std::move(pool.retries.front());
-        pool.retries.pop_front();
-        pool.send(w, std::move(job));
-      } else if (next < count && !(stopping = stopping || (stop && stop()))) {
-        pool.send(w, Job{next, job_at(next), {}, {}});
-        ++next;
+    for (size_t w = 0; w < pool.workers.size(); ++w)
+      while (pool.workers[w].jobs.size() < jobs_in_flight) {
+        if (!pool.retries.empty()) {
+          Job job = std::move(pool.retries.front());
+          pool.retries.pop_front();
+          pool.send(w, std::move(job));
+        } else if (next < count && !(stopping = stopping || (stop && stop()))) {
+          pool.send(w, Job{next, job_at(next), {}, {}});
+          ++next;
+        } else {
+          break;
+        }
       }
-    }
     std::vector<pollfd> fds;
     std::vector<size_t> busy;
     int64_t soonest_ns = INT64_MAX;
     const auto timeout_ns = static_cast<int64_t>(pool.run_timeout_s * 1e9);
     for (size_t w = 0; w < pool.workers.size(); ++w) {
-      if (!pool.workers[w].job) continue;
+      if (pool.workers[w].jobs.empty()) continue;
       fds.push_back({pool.workers[w].from_worker, POLLIN, 0});
       busy.push_back(w);
       soonest_ns = std::min(soonest_ns, pool.positions[w].since_ns + timeout_ns);
@@ -334,7 +347,7 @@ int64_t CaseWorkers::run(int64_t count, const std::function<uint64_t(int64_t)> &
 std::vector<Outcome> verify_case_isolated(const ConvCase &conv_case, const std::vector<Strategy> &strategies,
                                           double run_timeout_s) {
   CaseWorkers workers(strategies, 1, run_timeout_s, [&](uint64_t, const BeforeRun &before) {
-    return CaseRun{verify_case(conv_case, compute_reference(conv_case), strategies, before), 0, {}};
+    return CaseRun{conv_case.config, verify_case(conv_case, compute_reference(conv_case), strategies, before), 0, {}};
   });
   CaseRun result;
   workers.run(1, [](int64_t) { return 0; }, {}, [&](int64_t, CaseRun &&run) { result = std::move(run); });

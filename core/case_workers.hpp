@@ -22,6 +22,7 @@ namespace convcheck {
 
 /// What one case produced in a worker.
 struct CaseRun {
+  ConvConfig config;             // the case's config, so the parent need not make it again
   std::vector<Outcome> outcomes; // strategy-major, as verify_case; empty when reference_problem is set
   double reference_s = 0;        // making the inputs and the double reference
   std::string reference_problem; // set when making the case or its reference crashed or timed out

@@ -1,6 +1,7 @@
 #pragma once
 // A byte encoding for what crosses a pipe between convcheck and a process it forked (outcomes of a case, a saved
-// finding): fixed-width little-endian-as-the-host numbers and length-prefixed strings. Both ends are the same
+// finding): plain values (numbers, enums, structs of them) byte for byte as the host holds them, and
+// length-prefixed strings. Both ends are the same
 // binary, so there is no versioning; a reader that runs past the end throws, which the caller treats as a
 // worker that lied.
 
@@ -15,7 +16,7 @@ namespace convcheck {
 class WireWriter {
 public:
   template <typename T>
-    requires std::is_arithmetic_v<T> || std::is_enum_v<T>
+    requires std::is_trivially_copyable_v<T>
   void put(T value) {
     bytes_.append(reinterpret_cast<const char *>(&value), sizeof value);
   }
@@ -34,7 +35,7 @@ public:
   explicit WireReader(const std::string &bytes) : bytes_(bytes) {}
 
   template <typename T>
-    requires std::is_arithmetic_v<T> || std::is_enum_v<T>
+    requires std::is_trivially_copyable_v<T>
   T get() {
     T value;
     std::memcpy(&value, take(sizeof value), sizeof value);
