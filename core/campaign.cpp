@@ -69,11 +69,14 @@ void save_failures(CampaignReport &report, const std::vector<Strategy> &strategi
                                    [&](const Strategy &s) { return s.name == failure.strategy; });
     if (known && seen[{failure.strategy, failure.direction}]++ < options.saved_per_failure_kind) to_save.push_back(i);
   }
+  // Told to stop, save what was found as it was found: a scheduler's grace period is short, and `convcheck
+  // shrink` can finish the job later.
+  const bool shrink = options.shrink && !(options.stop_requested && options.stop_requested());
   std::vector<std::function<std::string()>> calls;
   for (size_t i : to_save)
     calls.push_back([&, i] {
       return encode(save_finding(report.failures[i].failure, strategies, options.seed, options.fill,
-                                 options.corpus_dir, options.shrink, options.run_timeout_s));
+                                 options.corpus_dir, shrink, options.run_timeout_s));
     });
   // Shrinking stops after 60 s of tries; each try of a timeout finding may take a whole run timeout.
   const double save_timeout_s = 120 + 3 * options.run_timeout_s;
