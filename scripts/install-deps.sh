@@ -8,6 +8,8 @@ packages=(
   libboost-program-options-dev librapidcheck-dev libhdf5-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libopenblas-dev libdnnl-dev
   python3-h5py python3-numpy python3-torch python3-hypothesis
+  # scripts/run.sh fuzz-reader: libFuzzer and the sanitizer runtimes ship with clang; FindOpenMP needs clang's omp.h
+  clang-14 libclang-rt-14-dev libomp-14-dev
 )
 
 missing=()
