@@ -46,8 +46,6 @@ case "$mode" in
     sanitizer_environment
     configure "$build" -DCONVCHECK_SANITIZE=ON
     cmake --build "$build" -j"$jobs"
-    # The sanitized naive reference is several times slower; the torch fuzz runs fewer cases here unless told.
-    export CONVCHECK_TORCH_FUZZ_CASES="${CONVCHECK_TORCH_FUZZ_CASES:-200}"
     cd "$build" && exec ctest --output-on-failure -j"$jobs" ;;
   fuzz-reader)
     "$root/scripts/install-deps.sh"

@@ -24,7 +24,8 @@ SEEDS = os.path.join(ROOT, "tests", "fuzz", "seeds")
 VALID = os.path.join(SEEDS, "valid")
 MALFORMED = os.path.join(SEEDS, "malformed")
 
-# Small enough that every seed stays a few KB; stride 1, padding 1 keeps P = H and Q = W.
+# Small enough that every seed stays a few KB; with stride 1, a 2x2 kernel and one row and column of padding
+# before, P = H and Q = W.
 CONFIG = dict(batch=1, groups=1, in_channels=2, out_channels=2, in_height=3, in_width=3, kernel_height=2,
               kernel_width=2, stride_height=1, stride_width=1, dilation_height=1, dilation_width=1, pad_top=1,
               pad_bottom=0, pad_left=1, pad_right=0)

@@ -17,14 +17,14 @@ import re
 import subprocess
 import sys
 
-# "#3 0x7f.. in H5O__attr_exists (/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x19518c) (BuildId: ..)",
-# "#2 0x7f..  (/lib/..libhdf5_serial.so.103+0x190f18)" or "#6 0x56.. in convcheck::f(long) const /src/core/x.cpp:66:9":
+# Frames look like "#3 0x7f.. in H5O__attr_exists (/lib/../libhdf5_serial.so.103+0x19518c) (BuildId: ..)",
+# "#2 0x7f..  (/lib/../libhdf5_serial.so.103+0x190f18)" or "#6 0x56.. in convcheck::f(long) const /src/x.cpp:66:9":
 # the location is the last word once the BuildId is gone, the function whatever stands between "in" and it.
 FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+\s+(?:in (?P<function>.+) )?(?P<where>\S+)$")
 BUILD_ID = re.compile(r" \(BuildId: [0-9a-f]+\)$")
 # Frames that belong to the machinery between the bug and the report, never to the code at fault.
 MACHINERY_FUNCTIONS = re.compile(
-    r"^(__interceptor_|__asan|__lsan|__ubsan|__sanitizer|fuzzer::|__libc_|__GI_|___?interceptor|"
+    r"^(__interceptor_|__asan|__lsan|__ubsan|__sanitizer|fuzzer::|__libc_|__GI_|"
     r"(malloc|calloc|realloc|free|memcpy|memmove|memset|memcmp|strlen|strnlen|raise|abort|gsignal)$|"
     r"operator (new|delete))")
 # libc by module, or by the relative glibc source path its frames show where its debug info is installed.
@@ -81,7 +81,8 @@ def classify(status, report):
                    if "convcheck::" in function), "?")
     hdf5_functions = [function for function, where in frames if HDF5_MODULE.search(where) and function != "?"]
     # Named functions only: a hang's program counter differs from one replay to the next.
-    summary = f"{kind} in {', '.join(hdf5_functions[:3]) or '?'}, called from {caller}"
+    where = ", ".join(hdf5_functions[:3]) or (culprit[0] if culprit else "?")
+    summary = f"{kind} in {where}, called from {caller}"
     in_hdf5 = culprit is not None and HDF5_MODULE.search(culprit[1]) is not None
     ours = kind in ("leak", "undefined behaviour") or not in_hdf5
     return ("convcheck" if ours else "libhdf5"), summary
