@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <string>
 
-#include <hdf5.h>
 #include <unistd.h>
 
 #include "core/case_file.hpp"
@@ -44,14 +43,6 @@ void write_input(const uint8_t *data, size_t size) {
 }
 
 } // namespace
-
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  // HDF5 keeps freed blocks on its own free lists for reuse. libFuzzer's per-input leak check counts mallocs
-  // against frees and runs a full LeakSanitizer scan whenever they differ, which those lists made happen for
-  // nearly every input; with no list memory kept, blocks go back to malloc at once.
-  H5set_free_list_limits(0, 0, 0, 0, 0, 0);
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   using namespace convcheck;

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """Replays every input libFuzzer saved and says whose bug each one is (docs/hardening.md).
 
-usage: triage.py FUZZER ARTIFACT_DIR
+usage: triage.py FUZZER ARTIFACT_DIR [REPORT_DIR]
+
+REPORT_DIR holds the sanitizer reports the fuzzing processes wrote (log_path): they are judged too, so a crash
+that only happens after earlier inputs, and so does not replay alone, still has its stack looked at.
 
 Debian's libhdf5 1.10.8 overflows buffers, leaks and loops forever on some corrupt files, and a short fuzz run
 finds such inputs within a minute. They are not convcheck's to fix, so they must not fail CI, but each one is
@@ -32,6 +35,9 @@ MACHINERY_MODULES = re.compile(r"/libc\.so|/libclang_rt|/ld-linux|^(string|sysde
 HDF5_MODULE = re.compile(r"/libhdf5[^/]*\.so")
 
 
+REPORT_FILE = -1  # the "status" of a report read from a file rather than from a replay
+
+
 def replay(fuzzer, artifact):
     # Full stacks (slow unwinding) so that suppressions and the printed stack see through libhdf5, which is
     # built without frame pointers.
@@ -56,7 +62,8 @@ def first_stack(report):
 
 KINDS = [("leak", r"LeakSanitizer: detected memory leaks"), ("undefined behaviour", r"runtime error:"),
          ("uncaught exception", r"terminate called"), ("timeout", r"libFuzzer: timeout"),
-         ("out of memory", r"libFuzzer: out-of-memory"), ("asan", r"AddressSanitizer: ([\w-]+)"),
+         ("out of memory", r"libFuzzer: out-of-memory"), ("asan", r"SUMMARY: AddressSanitizer: ([\w-]+)"),
+         ("asan", r"AddressSanitizer: ([\w-]+)"),
          ("deadly signal", r"libFuzzer: deadly signal")]
 
 
@@ -73,7 +80,9 @@ def classify(status, report):
     kind = kind_of(report)
     if status == 0 and kind is None:
         return None, "no longer fails when replayed alone"
-    kind = kind or f"exit status {status}"
+    # A report file holding only a stack is what libFuzzer's timeout and signal handlers print through the
+    # sanitizer; their own message goes to the fuzzing log.
+    kind = kind or (f"exit status {status}" if status != REPORT_FILE else "hang or signal caught by libFuzzer")
     frames = first_stack(report)
     culprit = next(((function, where) for function, where in frames
                     if not MACHINERY_FUNCTIONS.match(function) and not MACHINERY_MODULES.search(where)), None)
@@ -91,22 +100,30 @@ def classify(status, report):
 def main():
     fuzzer, artifact_dir = sys.argv[1], sys.argv[2]
     artifacts = sorted(os.path.join(artifact_dir, name) for name in os.listdir(artifact_dir))
-    seen, ours = {}, 0
-    for artifact in artifacts:
-        status, report = replay(fuzzer, artifact)
+    reports = sorted(os.path.join(sys.argv[3], name) for name in os.listdir(sys.argv[3])) if len(sys.argv) > 3 else []
+    hdf5, ours = {}, 0
+
+    def judge(source, status, report):
+        nonlocal ours
         owner, summary = classify(status, report)
         if owner == "convcheck":
             ours += 1
-            print(f"CONVCHECK BUG: {artifact}: {summary}")
+            print(f"CONVCHECK BUG: {source}: {summary}")
             print("\n".join("    " + line for line in report.splitlines()[:80]))
         elif owner == "libhdf5":
-            seen.setdefault(summary, []).append(artifact)
+            hdf5.setdefault(summary, []).append(source)
         else:
-            print(f"flaky: {artifact}: {summary}")
-    for summary, inputs in seen.items():
-        print(f"inside libhdf5, not ours: {summary}: {len(inputs)} input(s), e.g. {inputs[0]}")
-    print(f"triage: {len(artifacts)} saved inputs, {sum(map(len, seen.values()))} inside libhdf5 "
-          f"({len(seen)} distinct), {ours} in convcheck")
+            print(f"does not replay alone: {source} (its report, if a sanitizer wrote one, is judged below)")
+
+    for artifact in artifacts:
+        judge(artifact, *replay(fuzzer, artifact))
+    for report in reports:
+        with open(report, errors="replace") as text:
+            judge(report, REPORT_FILE, text.read())
+    for summary, sources in hdf5.items():
+        print(f"inside libhdf5, not ours: {summary}: {len(sources)} time(s), e.g. {sources[0]}")
+    print(f"triage: {len(artifacts)} saved inputs and {len(reports)} sanitizer reports; {len(hdf5)} distinct "
+          f"findings inside libhdf5, {ours} in convcheck")
     return 1 if ours else 0
 
 
