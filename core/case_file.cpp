@@ -33,12 +33,24 @@ void silence_hdf5() {
 
 // --- reading ---------------------------------------------------------------------------------------------
 
+// Values read from the file end up in error messages, which must stay one line: control characters are escaped
+// (found by tests/fuzz/malformed_seeds.sh on a dtype attribute holding a newline).
+std::string one_line(const std::string &text) {
+  std::string escaped;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) escaped += fmt::format("\\x{:02x}", byte);
+    else escaped += c;
+  }
+  return escaped;
+}
+
 class Reader {
 public:
   Reader(std::string path, int64_t max_elements) : path_(std::move(path)), max_elements_(max_elements) {}
 
   [[noreturn]] void fail(const std::string &problem) const {
-    throw InputError(fmt::format("case file {}: {}", path_, problem));
+    throw InputError(fmt::format("case file {}: {}", path_, one_line(problem)));
   }
 
   Hdf5Handle open_file() const {
@@ -123,6 +135,11 @@ public:
     Shape shape(dims.begin(), dims.end());
     if (expected != nullptr && shape != *expected)
       fail(fmt::format("dataset {} has shape {}, expected {}", full, format_shape(shape), format_shape(*expected)));
+    // Each extent is capped on its own as well: a zero extent keeps the product at 0 however large the others
+    // are, and the int64 Shape they go into would overflow (found by the sanitizer run on a [2^40, 2^40, 0] seed).
+    for (hsize_t dim : dims)
+      if (dim > static_cast<hsize_t>(max_elements_))
+        fail(fmt::format("dataset {} has an extent of {}, more than the limit {}", full, dim, max_elements_));
     double count = 1;
     for (hsize_t dim : dims) count *= static_cast<double>(dim);
     if (count > static_cast<double>(max_elements_))
@@ -193,7 +210,13 @@ private:
     if (H5Aexists(root, "seed") > 0) c.seed = static_cast<uint64_t>(int_attribute(root, "/", "seed"));
     if (H5Aexists(root, "case_index") > 0)
       c.case_index = static_cast<uint64_t>(int_attribute(root, "/", "case_index"));
-    if (H5Aexists(root, "fill") > 0) c.fill = parse_fill_mode(string_attribute(root, "/", "fill"));
+    if (H5Aexists(root, "fill") <= 0) return;
+    const std::string fill = string_attribute(root, "/", "fill");
+    try {
+      c.fill = parse_fill_mode(fill);
+    } catch (const InputError &error) {
+      fail(error.what()); // so the message names the file (found by tests/fuzz/malformed_seeds.sh)
+    }
   }
 
   void read_results(hid_t root, CaseFile &result) const {

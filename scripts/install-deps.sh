@@ -10,6 +10,8 @@ packages=(
   python3-h5py python3-numpy python3-torch python3-hypothesis
   # the HTML report in a real browser (tests/interop/html_report_chromium.sh)
   chromium python3-pil fonts-dejavu-core
+  # scripts/run.sh fuzz-reader: libFuzzer and the sanitizer runtimes ship with clang; FindOpenMP needs clang's omp.h
+  clang-14 libclang-rt-14-dev libomp-14-dev
 )
 
 missing=()

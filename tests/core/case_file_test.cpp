@@ -188,5 +188,39 @@ TEST_F(CaseFileTest, ResultsOfAnyShapeAreKeptForTheDiffToJudge) {
   EXPECT_EQ(read.results.at("naive").at(Direction::output).shape(), (Shape{3, 3}));
 }
 
+// Found by the sanitizer run (tests/fuzz/seeds/malformed/results-output-2pow40-by-2pow40-by-0.h5): a zero extent
+// kept the element count at 0, so the huge extents beside it reached Shape and overflowed element_count.
+TEST_F(CaseFileTest, RejectsHugeExtentsBesideAZeroOne) {
+  const std::string file = valid_file([](hid_t f) {
+    replace_dataset(f, "/results/naive/output", {hsize_t{1} << 40, hsize_t{1} << 40, 0}, H5T_IEEE_F32LE);
+  });
+  EXPECT_EQ(error_of(file), "case file " + file +
+                                ": dataset /results/naive/output has an extent of 1099511627776, more than the limit "
+                                "268435456");
+  const std::string results = path("results.h5");
+  const hid_t handle = H5Fcreate(results.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  replace_dataset(handle, "grad_data", {0, hsize_t{1} << 40, hsize_t{1} << 40}, H5T_IEEE_F64LE);
+  H5Fclose(handle);
+  try {
+    read_result_file(results, DType::float32);
+    ADD_FAILURE() << "read_result_file accepted a [0, 2^40, 2^40] dataset";
+  } catch (const InputError &error) {
+    EXPECT_EQ(std::string(error.what()), "case file " + results +
+                                             ": dataset /grad_data has an extent of 1099511627776, more than the "
+                                             "limit 268435456");
+  }
+}
+
+// Found by tests/fuzz/malformed_seeds.sh: a newline inside a value split the error over two lines, and an unknown
+// fill mode was reported without the file's name.
+TEST_F(CaseFileTest, ErrorsAboutValuesStayOneLineAndNameTheFile) {
+  const std::string newline = valid_file(
+      [](hid_t f) { replace_fixed_string_attribute(f, "/config", "dtype", "float32\nfloat64"); });
+  EXPECT_EQ(error_of(newline),
+            "case file " + newline + ": /config/dtype 'float32\\x0afloat64' is not float32 or float64");
+  const std::string fill = valid_file([](hid_t f) { replace_fixed_string_attribute(f, "/", "fill", "uniform"); });
+  EXPECT_EQ(error_of(fill), "case file " + fill + ": fill mode 'uniform' is not normal, exact or mixed");
+}
+
 } // namespace
 } // namespace convcheck
