@@ -23,7 +23,7 @@ int corpus_run(const std::vector<std::string> &paths, const RunOptions &run) {
   for (const std::string &path : paths)
     for (std::string &file : corpus_files(path)) files.push_back(std::move(file));
   for (const std::string &file : files) {
-    const CaseFile case_file = read_case_file(file, run.max_elements);
+    const CaseFile case_file = read_untrusted_case_file(file, run.max_elements);
     const CorpusVerdict verdict = check_corpus_case(case_file, real, run.run_timeout_s());
     fmt::print("{} {} {}\n", verdict.ok ? "ok    " : "FAILED", file, format_descriptor(case_file.conv_case.config));
     for (const std::string &problem : verdict.problems) fmt::print("  {}\n", problem);
@@ -35,7 +35,7 @@ int corpus_run(const std::vector<std::string> &paths, const RunOptions &run) {
 
 int corpus_list(const std::string &directory, const RunOptions &run) {
   for (const std::string &file : corpus_files(directory)) {
-    const CaseFile case_file = read_case_file(file, run.max_elements);
+    const CaseFile case_file = read_untrusted_case_file(file, run.max_elements);
     const std::string found =
         case_file.finding ? fmt::format("{} {}", case_file.finding->strategy, case_file.finding->direction) : "-";
     fmt::print("{:<10} {:<40} {:<60} {}\n", corpus_kind(case_file), found, format_descriptor(case_file.conv_case.config),
@@ -49,7 +49,7 @@ int corpus_add(const std::vector<std::string> &sources, const std::string &direc
   for (const std::string &source : sources) {
     CaseFile case_file;
     if (source.ends_with(".h5")) {
-      case_file = read_case_file(source, run.max_elements);
+      case_file = read_untrusted_case_file(source, run.max_elements);
     } else {
       const ConvConfig config = parse_descriptor(source);
       validate(config, run.max_elements);

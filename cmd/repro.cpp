@@ -42,7 +42,7 @@ std::vector<Strategy> strategies_for(const CaseFile &case_file, std::vector<Stra
 }
 
 bool repro_file(const std::string &path, const RunOptions &run) {
-  const CaseFile case_file = read_case_file(path, run.max_elements);
+  const CaseFile case_file = read_untrusted_case_file(path, run.max_elements);
   const ConvCase &conv_case = case_file.conv_case;
   fmt::print("{}: {}\n", path, format_descriptor(conv_case.config));
   if (case_file.finding)

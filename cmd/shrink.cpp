@@ -62,7 +62,7 @@ int shrink_command(const std::vector<std::string> &args) {
   }
   if (file.empty()) throw InputError("shrink needs a case file");
   if (out_dir.empty()) throw InputError("shrink needs --out DIR");
-  const CaseFile case_file = read_case_file(file, run.max_elements);
+  const CaseFile case_file = read_untrusted_case_file(file, run.max_elements);
   std::vector<Strategy> strategies = run.selected();
   if (case_file.finding && find_strategy(case_file.finding->strategy) &&
       std::none_of(strategies.begin(), strategies.end(),

@@ -6,9 +6,11 @@
 #include <mutex>
 #include <vector>
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "core/forked.hpp"
 #include "core/hdf5_handle.hpp"
 #include "core/input_error.hpp"
 #include "core/tensor.hpp"
@@ -382,6 +384,24 @@ void write_case_file(const std::string &path, const CaseFile &case_file) {
     std::filesystem::remove(temporary, error);
     throw InputError(fmt::format("cannot write case file {}: rename failed", path));
   }
+}
+
+CaseFile read_untrusted_case_file(const std::string &path, int64_t max_elements, double timeout_s) {
+  const ForkedEnd trial = run_forked({[&] {
+                                       const int null = open("/dev/null", O_WRONLY);
+                                       if (null >= 0) dup2(null, STDERR_FILENO); // a sanitizer's report, say
+                                       read_case_file(path, max_elements);
+                                       return std::string();
+                                     }},
+                                     1, timeout_s)[0];
+  if (trial.kind == ForkedEnd::Kind::timed_out)
+    throw InputError(fmt::format("case file {}: the HDF5 library did not finish reading it in {} s", path, timeout_s));
+  if (trial.kind == ForkedEnd::Kind::crashed) {
+    const std::string threw = "threw: ";
+    if (trial.description.starts_with(threw)) throw InputError(trial.description.substr(threw.size()));
+    throw InputError(fmt::format("case file {}: the HDF5 library crashed reading it ({})", path, trial.description));
+  }
+  return read_case_file(path, max_elements);
 }
 
 } // namespace convcheck

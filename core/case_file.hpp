@@ -39,6 +39,12 @@ struct CaseFile {
 /// Reads and validates a case file; sizes are checked against `max_elements` before anything is allocated.
 CaseFile read_case_file(const std::string &path, int64_t max_elements = default_max_elements);
 
+/// read_case_file for a file from outside: first read in a forked child, whose stderr goes nowhere, because
+/// Debian 12's libhdf5 1.10.8 segfaults or loops forever on some corrupt files (tests/fuzz/libhdf5/) before our
+/// checks can reject them. A crash or a read past `timeout_s` becomes InputError naming the file.
+CaseFile read_untrusted_case_file(const std::string &path, int64_t max_elements = default_max_elements,
+                                  double timeout_s = 30);
+
 /// Reads an external implementation's output file: root datasets `output`, `grad_data`, `grad_weight`, any
 /// subset, any floating-point type (converted to `dtype`), any shape (the diff judges shapes). Throws InputError
 /// naming the file for anything unreadable.
