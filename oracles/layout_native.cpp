@@ -207,22 +207,6 @@ const Registration case_layouts{{
 
 } // namespace
 
-Shape data_shape_in(const Shape &nchw, DataLayout layout) {
-  assert(nchw.size() == 4);
-  if (layout == DataLayout::nhwc) return {nchw[0], nchw[2], nchw[3], nchw[1]};
-  return nchw;
-}
-
-Shape weight_shape_in(const Shape &oihw, WeightLayout layout) {
-  assert(oihw.size() == 4);
-  switch (layout) {
-  case WeightLayout::hwio: return {oihw[2], oihw[3], oihw[1], oihw[0]};
-  case WeightLayout::ohwi: return {oihw[0], oihw[2], oihw[3], oihw[1]};
-  case WeightLayout::oihw: break;
-  }
-  return oihw;
-}
-
 Tensor held_layout_result(const ConvConfig &config, const HeldInputs &inputs, Direction direction) {
   const Shape canonical = result_shape(config, direction);
   const Shape shape = direction == Direction::grad_weight ? weight_shape_in(canonical, inputs.weight_layout)
