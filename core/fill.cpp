@@ -68,7 +68,7 @@ int64_t exact_fill_magnitude(const ConvConfig &config) {
 
 Tensor fill_tensor(const ConvConfig &config, const Shape &shape, FillMode mode, uint64_t seed, uint64_t case_index,
                    TensorRole role) {
-  Tensor tensor(config.dtype, shape);
+  Tensor tensor = Tensor::uninitialized(config.dtype, shape); // every element is written below
   const uint64_t key = stream_key(seed, case_index, role);
   const int64_t count = tensor.size();
   // Exact values are the non-zero integers in [-m, m]: a zero input only hides taps from the diff.

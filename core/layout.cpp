@@ -52,7 +52,7 @@ Tensor permute(const Tensor &tensor, const Permutation &perm) {
   const std::array<int64_t, 4> in_strides{in[1] * in[2] * in[3], in[2] * in[3], in[3], 1};
   std::array<int64_t, 4> stride{};
   for (size_t i = 0; i < 4; ++i) stride[i] = in_strides[static_cast<size_t>(perm[i])];
-  Tensor result(tensor.dtype(), out_shape);
+  Tensor result = Tensor::uninitialized(tensor.dtype(), out_shape);
   visit_typed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     const T *src = tensor.data<T>();
