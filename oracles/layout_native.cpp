@@ -16,10 +16,13 @@
 
 #include <cassert>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "core/layout.hpp"
+#include "core/naive_loops.hpp"
 #include "core/strategy.hpp"
 
 namespace convcheck {
@@ -33,6 +36,9 @@ template <DataLayout L> struct DataOffset {
     if constexpr (L == DataLayout::nhwc) return ((n * height + h) * width + w) * channels + c; // [N, H, W, C]
     else return ((n * channels + c) * height + h) * width + w;                                  // [N, C, H, W]
   }
+  /// How far apart neighbouring channels and neighbouring columns lie in L.
+  int64_t channel_step() const { return (*this)(0, 1, 0, 0); }
+  int64_t column_step() const { return (*this)(0, 0, 0, 1); }
 };
 
 /// Offset of element (k, c, r, s) of a weight-shaped buffer (weight, grad_weight) held in L; c is within the group.
@@ -43,89 +49,111 @@ template <WeightLayout L> struct WeightOffset {
     else if constexpr (L == WeightLayout::ohwi) return ((k * kernel_height + r) * kernel_width + s) * in_per_group + c;
     else return ((k * in_per_group + c) * kernel_height + r) * kernel_width + s;
   }
+  /// How far apart neighbouring output and neighbouring input channels lie in L.
+  int64_t out_step() const { return (*this)(1, 0, 0, 0); }
+  int64_t in_step() const { return (*this)(0, 1, 0, 0); }
 };
 
-/// The three addressings of one config: input-data-shaped, output-shaped and weight-shaped buffers.
-template <DataLayout DL, WeightLayout WL> struct Offsets {
-  explicit Offsets(const ConvConfig &c)
-      : data{c.in_channels, c.in_height, c.in_width}, output{c.out_channels, c.out_height(), c.out_width()},
-        weight{c.out_channels, c.in_channels_per_group(), c.kernel_height, c.kernel_width} {}
+/// One config's geometry, read once (ConvConfig computes P and Q on every call), and the three addressings:
+/// input-data-shaped, output-shaped and weight-shaped buffers.
+template <DataLayout DL, WeightLayout WL> struct Geometry {
+  explicit Geometry(const ConvConfig &c)
+      : N(c.batch), C(c.in_channels), K(c.out_channels), H(c.in_height), W(c.in_width), P(c.out_height()),
+        Q(c.out_width()), R(c.kernel_height), S(c.kernel_width), cg(c.in_channels_per_group()),
+        kg(c.out_channels_per_group()), sh(c.stride_height), sw(c.stride_width), dh(c.dilation_height),
+        dw(c.dilation_width), pt(c.pad_top), pl(c.pad_left), data{C, H, W}, output{K, P, Q}, weight{K, cg, R, S} {}
+  int64_t N, C, K, H, W, P, Q, R, S, cg, kg, sh, sw, dh, dw, pt, pl;
   DataOffset<DL> data, output;
   WeightOffset<WL> weight;
 };
 
+// Per element, r and s outer and channels innermost, as channels-last kernels sum. Which taps are in range depends
+// on one coordinate each, so it is worked out per row and per column (core/naive_loops.hpp's in_range), and the
+// channel loop walks fixed strides.
+
+/// For grad_data: the (tap, output position) pairs that read input position `in` along one axis, in tap order:
+/// in = out*stride - pad + tap*dilation for an in-range out.
+std::vector<std::vector<std::pair<int64_t, int64_t>>> readers(int64_t in_size, int64_t taps, int64_t out_size,
+                                                              int64_t stride, int64_t pad, int64_t dilation) {
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> result(static_cast<size_t>(in_size));
+  for (int64_t in = 0; in < in_size; ++in)
+    for (int64_t tap = 0; tap < taps; ++tap) {
+      const int64_t scaled = in + pad - tap * dilation;
+      if (scaled >= 0 && scaled % stride == 0 && scaled / stride < out_size)
+        result[static_cast<size_t>(in)].emplace_back(tap, scaled / stride);
+    }
+  return result;
+}
+
 template <class T, DataLayout DL, WeightLayout WL>
 void forward_loops(const ConvConfig &c, const T *data, const T *weight, T *output) {
-  const Offsets<DL, WL> at(c);
-  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
-  for (int64_t n = 0; n < c.batch; ++n)
-    for (int64_t p = 0; p < c.out_height(); ++p)
-      for (int64_t q = 0; q < c.out_width(); ++q)
-        for (int64_t k = 0; k < c.out_channels; ++k) {
-          const int64_t first_channel = (k / kg) * cg;
+  const Geometry<DL, WL> g(c);
+  const int64_t data_step = g.data.channel_step(), weight_step = g.weight.in_step();
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t p = 0; p < g.P; ++p) {
+      const IndexSpan rows = in_range(p * g.sh - g.pt, g.dh, g.R, g.H);
+      for (int64_t q = 0; q < g.Q; ++q) {
+        const IndexSpan columns = in_range(q * g.sw - g.pl, g.dw, g.S, g.W);
+        for (int64_t k = 0; k < g.K; ++k) {
+          const int64_t first_channel = (k / g.kg) * g.cg;
           T sum{};
-          for (int64_t r = 0; r < c.kernel_height; ++r) {
-            const int64_t h = p * c.stride_height - c.pad_top + r * c.dilation_height;
-            if (h < 0 || h >= c.in_height) continue;
-            for (int64_t s = 0; s < c.kernel_width; ++s) {
-              const int64_t w = q * c.stride_width - c.pad_left + s * c.dilation_width;
-              if (w < 0 || w >= c.in_width) continue;
-              for (int64_t ci = 0; ci < cg; ++ci)
-                sum += data[at.data(n, first_channel + ci, h, w)] * weight[at.weight(k, ci, r, s)];
+          for (int64_t r = rows.first; r < rows.last; ++r)
+            for (int64_t s = columns.first; s < columns.last; ++s) {
+              const T *x = data + g.data(n, first_channel, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw);
+              const T *y = weight + g.weight(k, 0, r, s);
+              for (int64_t ci = 0; ci < g.cg; ++ci) sum += x[ci * data_step] * y[ci * weight_step];
             }
-          }
-          output[at.output(n, k, p, q)] = sum;
+          output[g.output(n, k, p, q)] = sum;
         }
+      }
+    }
 }
 
 template <class T, DataLayout DL, WeightLayout WL>
 void grad_data_loops(const ConvConfig &c, const T *grad_output, const T *weight, T *grad_data) {
-  const Offsets<DL, WL> at(c);
-  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
-  for (int64_t n = 0; n < c.batch; ++n)
-    for (int64_t h = 0; h < c.in_height; ++h)
-      for (int64_t w = 0; w < c.in_width; ++w)
-        for (int64_t i = 0; i < c.in_channels; ++i) {
-          const int64_t group = i / cg, ci = i % cg;
+  const Geometry<DL, WL> g(c);
+  const int64_t grad_step = g.output.channel_step(), weight_step = g.weight.out_step();
+  const auto row_readers = readers(g.H, g.R, g.P, g.sh, g.pt, g.dh);
+  const auto column_readers = readers(g.W, g.S, g.Q, g.sw, g.pl, g.dw);
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t h = 0; h < g.H; ++h)
+      for (int64_t w = 0; w < g.W; ++w)
+        for (int64_t i = 0; i < g.C; ++i) {
+          const int64_t group = i / g.cg, ci = i % g.cg;
           T sum{};
-          for (int64_t r = 0; r < c.kernel_height; ++r) {
-            // h = p*sh - pt + r*dh solved for p; only exact, in-range quotients are taps.
-            const int64_t ph = h + c.pad_top - r * c.dilation_height;
-            if (ph < 0 || ph % c.stride_height != 0 || ph / c.stride_height >= c.out_height()) continue;
-            for (int64_t s = 0; s < c.kernel_width; ++s) {
-              const int64_t qw = w + c.pad_left - s * c.dilation_width;
-              if (qw < 0 || qw % c.stride_width != 0 || qw / c.stride_width >= c.out_width()) continue;
-              const int64_t p = ph / c.stride_height, q = qw / c.stride_width;
-              for (int64_t k = group * kg; k < (group + 1) * kg; ++k)
-                sum += grad_output[at.output(n, k, p, q)] * weight[at.weight(k, ci, r, s)];
+          for (const auto &[r, p] : row_readers[static_cast<size_t>(h)])
+            for (const auto &[s, q] : column_readers[static_cast<size_t>(w)]) {
+              const T *x = grad_output + g.output(n, group * g.kg, p, q);
+              const T *y = weight + g.weight(group * g.kg, ci, r, s);
+              for (int64_t kk = 0; kk < g.kg; ++kk) sum += x[kk * grad_step] * y[kk * weight_step];
             }
-          }
-          grad_data[at.data(n, i, h, w)] = sum;
+          grad_data[g.data(n, i, h, w)] = sum;
         }
 }
 
 template <class T, DataLayout DL, WeightLayout WL>
 void grad_weight_loops(const ConvConfig &c, const T *grad_output, const T *data, T *grad_weight) {
-  const Offsets<DL, WL> at(c);
-  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
-  for (int64_t r = 0; r < c.kernel_height; ++r)
-    for (int64_t s = 0; s < c.kernel_width; ++s)
-      for (int64_t ci = 0; ci < cg; ++ci)
-        for (int64_t k = 0; k < c.out_channels; ++k) {
-          const int64_t i = (k / kg) * cg + ci;
+  const Geometry<DL, WL> g(c);
+  const int64_t grad_step = g.output.column_step(), data_step = g.data.column_step() * g.sw;
+  for (int64_t r = 0; r < g.R; ++r) {
+    const IndexSpan rows = in_range(r * g.dh - g.pt, g.sh, g.P, g.H); // output rows p whose tap r is inside
+    for (int64_t s = 0; s < g.S; ++s) {
+      const IndexSpan columns = in_range(s * g.dw - g.pl, g.sw, g.Q, g.W);
+      if (columns.size() <= 0) continue; // grad_weight starts zero-filled
+      for (int64_t ci = 0; ci < g.cg; ++ci)
+        for (int64_t k = 0; k < g.K; ++k) {
+          const int64_t i = (k / g.kg) * g.cg + ci;
           T sum{};
-          for (int64_t n = 0; n < c.batch; ++n)
-            for (int64_t p = 0; p < c.out_height(); ++p) {
-              const int64_t h = p * c.stride_height - c.pad_top + r * c.dilation_height;
-              if (h < 0 || h >= c.in_height) continue;
-              for (int64_t q = 0; q < c.out_width(); ++q) {
-                const int64_t w = q * c.stride_width - c.pad_left + s * c.dilation_width;
-                if (w < 0 || w >= c.in_width) continue;
-                sum += grad_output[at.output(n, k, p, q)] * data[at.data(n, i, h, w)];
-              }
+          for (int64_t n = 0; n < g.N; ++n)
+            for (int64_t p = rows.first; p < rows.last; ++p) {
+              const T *x = grad_output + g.output(n, k, p, columns.first);
+              const T *y = data + g.data(n, i, p * g.sh - g.pt + r * g.dh, columns.first * g.sw - g.pl + s * g.dw);
+              for (int64_t q = 0; q < columns.size(); ++q) sum += x[q * grad_step] * y[q * data_step];
             }
-          grad_weight[at.weight(k, ci, r, s)] = sum;
+          grad_weight[g.weight(k, ci, r, s)] = sum;
         }
+    }
+  }
 }
 
 template <DataLayout L> using DataTag = std::integral_constant<DataLayout, L>;
