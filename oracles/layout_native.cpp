@@ -22,7 +22,7 @@
 #include <fmt/format.h>
 
 #include "core/layout.hpp"
-#include "core/naive_loops.hpp"
+#include "core/index_span.hpp"
 #include "core/strategy.hpp"
 
 namespace convcheck {
@@ -68,7 +68,7 @@ template <DataLayout DL, WeightLayout WL> struct Geometry {
 };
 
 // Per element, r and s outer and channels innermost, as channels-last kernels sum. Which taps are in range depends
-// on one coordinate each, so it is worked out per row and per column (core/naive_loops.hpp's in_range), and the
+// on one coordinate each, so it is worked out per row and per column (core/index_span.hpp), and the
 // channel loop walks fixed strides.
 
 /// For grad_data: the (tap, output position) pairs that read input position `in` along one axis, in tap order:

@@ -1,18 +1,22 @@
 #include "oracles/tensor_ops.hpp"
 
+#include "core/index_span.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace convcheck::ops {
 
 namespace {
 
 // A broken composition must be reported as a finding, never read out of bounds, so precondition failures throw
-// (verify_one records the message) instead of asserting.
-void require(bool condition, const std::string &message) {
-  if (!condition) throw std::runtime_error(message);
+// (verify_one records the message) instead of asserting. The message is formatted only when it is thrown: these
+// checks run on every op of every case.
+template <class... Args> void require(bool condition, fmt::format_string<Args...> message, Args &&...args) {
+  if (!condition) throw std::runtime_error(fmt::format(message, std::forward<Args>(args)...));
 }
 
 std::vector<int64_t> row_major_strides(const Shape &shape) {
@@ -22,8 +26,7 @@ std::vector<int64_t> row_major_strides(const Shape &shape) {
 }
 
 void require_rank(const Tensor &tensor, size_t rank, const char *op) {
-  require(tensor.shape().size() == rank, fmt::format("{}: expected rank {}, got shape {}", op, rank,
-                                                     format_shape(tensor.shape())));
+  require(tensor.shape().size() == rank, "{}: expected rank {}, got shape {}", op, rank, tensor.shape());
 }
 
 // Most ops here are "out[i_0, .., i_r] = in[offset_0(i_0) + .. + offset_r(i_r)], or 0 when some offset is -1":
@@ -61,7 +64,7 @@ template <class Extent, class Offset> AxisOffsets make_tables(const Tensor &tens
   AxisOffsets tables(tensor.shape().size());
   for (size_t a = 0; a < tables.size(); ++a) {
     const int64_t count = extent(a);
-    require(count >= 0, fmt::format("negative extent on axis {} of {}", a, format_shape(tensor.shape())));
+    require(count >= 0, "negative extent on axis {} of {}", a, tensor.shape());
     for (int64_t i = 0; i < count; ++i) tables[a].push_back(offset(a, i, strides[a]));
   }
   return tables;
@@ -83,7 +86,7 @@ Tensor strided_slice(const Tensor &tensor, const Shape &begin, const Shape &end,
           "strided_slice: one begin, end and step per axis");
   for (size_t a = 0; a < in.size(); ++a)
     require(step[a] > 0 && begin[a] >= 0 && begin[a] < std::min(end[a], in[a]),
-            fmt::format("strided_slice: empty or invalid range on axis {} of {}", a, format_shape(in)));
+            "strided_slice: empty or invalid range on axis {} of {}", a, in);
   return gather(tensor, make_tables(
                             tensor,
                             [&](size_t a) { return (std::min(end[a], in[a]) - begin[a] + step[a] - 1) / step[a]; },
@@ -155,8 +158,7 @@ Tensor concatenate(const std::vector<Tensor> &parts, int axis) {
     require(other.size() == first.size() && part.dtype() == parts.front().dtype(), "concatenate: rank or dtype");
     shape[at] += other[at];
     other[at] = first[at];
-    require(other == first, fmt::format("concatenate: shape {} does not fit {}", format_shape(part.shape()),
-                                        format_shape(first)));
+    require(other == first, "concatenate: shape {} does not fit {}", part.shape(), first);
   }
   Tensor result(parts.front().dtype(), shape);
   const int64_t outer = element_count(Shape(shape.begin(), shape.begin() + axis));
@@ -175,28 +177,35 @@ Tensor concatenate(const std::vector<Tensor> &parts, int axis) {
 
 namespace {
 
+// Each output element sums over (c, r, s) in that order, taps in the padding skipped. The loops run along output
+// rows: for one (c, r, s), every element of the row whose tap lands inside gets its product, so the elements of a
+// row accumulate side by side (independent additions) while each keeps its own (c, r, s) order.
 template <class T>
 void conv2d_loops(const T *data, const T *weight, T *out, const Shape &in, const Shape &kernel, const Shape &result,
                   const Conv2dParams &p) {
   const int64_t C = in[1], H = in[2], W = in[3], K = kernel[0], CG = kernel[1], R = kernel[2], S = kernel[3];
   const int64_t KG = K / p.groups, P = result[2], Q = result[3];
+  std::vector<IndexSpan> columns(static_cast<size_t>(S)); // the x whose tap s lands inside: 0 <= x*sw - pl + s*dw < W
+  for (int64_t s = 0; s < S; ++s)
+    columns[static_cast<size_t>(s)] = in_range(s * p.dilation_width - p.pad_left, p.stride_width, Q, W);
   for (int64_t n = 0; n < in[0]; ++n)
-    for (int64_t k = 0; k < K; ++k)
-      for (int64_t y = 0; y < P; ++y)
-        for (int64_t x = 0; x < Q; ++x) {
-          T sum{};
-          const T *image = data + (n * C + k / KG * CG) * H * W;
-          for (int64_t c = 0; c < CG; ++c)
-            for (int64_t r = 0; r < R; ++r) {
-              const int64_t h = y * p.stride_height - p.pad_top + r * p.dilation_height;
-              if (h < 0 || h >= H) continue;
-              for (int64_t s = 0; s < S; ++s) {
-                const int64_t w = x * p.stride_width - p.pad_left + s * p.dilation_width;
-                if (w >= 0 && w < W) sum += image[(c * H + h) * W + w] * weight[((k * CG + c) * R + r) * S + s];
-              }
+    for (int64_t k = 0; k < K; ++k) {
+      const T *image = data + (n * C + k / KG * CG) * H * W;
+      for (int64_t y = 0; y < P; ++y, out += Q) { // `out` is zero-filled
+        const int64_t top = y * p.stride_height - p.pad_top;
+        const IndexSpan rows = in_range(top, p.dilation_height, R, H);
+        for (int64_t c = 0; c < CG; ++c)
+          for (int64_t r = rows.first; r < rows.last; ++r) {
+            const T *image_row = image + (c * H + top + r * p.dilation_height) * W;
+            const T *taps = weight + ((k * CG + c) * R + r) * S;
+            for (int64_t s = 0; s < S; ++s) {
+              const IndexSpan xs = columns[static_cast<size_t>(s)];
+              const int64_t offset = s * p.dilation_width - p.pad_left; // may be negative: an index, not a pointer
+              for (int64_t x = xs.first; x < xs.last; ++x) out[x] += image_row[offset + x * p.stride_width] * taps[s];
             }
-          *out++ = sum;
-        }
+          }
+      }
+    }
 }
 
 } // namespace
@@ -206,16 +215,16 @@ Tensor conv2d(const Tensor &data, const Tensor &weight, const Conv2dParams &p) {
   require_rank(weight, 4, "conv2d weight");
   const Shape &in = data.shape(), &kernel = weight.shape();
   require(p.groups >= 1 && kernel[0] % p.groups == 0 && in[1] == kernel[1] * p.groups && data.dtype() == weight.dtype(),
-          fmt::format("conv2d: data {} and weight {} do not fit groups={}", format_shape(in), format_shape(kernel),
-                      p.groups));
+          "conv2d: data {} and weight {} do not fit groups={}", in, kernel,
+          p.groups);
   require(p.stride_height >= 1 && p.stride_width >= 1 && p.dilation_height >= 1 && p.dilation_width >= 1 &&
               p.pad_top >= 0 && p.pad_bottom >= 0 && p.pad_left >= 0 && p.pad_right >= 0,
           "conv2d: stride and dilation must be positive, padding non-negative");
   // P = (H + pt + pb - dh*(R-1) - 1) / sh + 1, as relay.nn.conv2d infers it.
   const int64_t span_h = in[2] + p.pad_top + p.pad_bottom - p.dilation_height * (kernel[2] - 1) - 1;
   const int64_t span_w = in[3] + p.pad_left + p.pad_right - p.dilation_width * (kernel[3] - 1) - 1;
-  require(span_h >= 0 && span_w >= 0, fmt::format("conv2d: weight {} does not fit data {} with this padding",
-                                                  format_shape(kernel), format_shape(in)));
+  require(span_h >= 0 && span_w >= 0, "conv2d: weight {} does not fit data {} with this padding",
+          kernel, in);
   const Shape shape{in[0], kernel[0], span_h / p.stride_height + 1, span_w / p.stride_width + 1};
   Tensor result(data.dtype(), shape);
   visit_typed(result, [&](auto *out) {
