@@ -14,6 +14,7 @@
 
 #include "oracles/layout_native.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <type_traits>
 #include <utility>
@@ -67,9 +68,11 @@ template <DataLayout DL, WeightLayout WL> struct Geometry {
   WeightOffset<WL> weight;
 };
 
-// Per element, r and s outer and channels innermost, as channels-last kernels sum. Which taps are in range depends
-// on one coordinate each, so it is worked out per row and per column (core/index_span.hpp), and the
-// channel loop walks fixed strides.
+// Per element, the products are summed r and s outer, channels innermost, as channels-last kernels sum. Like those
+// kernels, the loops keep a whole group of output elements that differ only in one channel in flight together
+// (`sums`), broadcasting one input value to all of them: each element still adds its products one by one in that
+// order, but the additions of neighbouring elements are independent, so they overlap. Which taps are in range
+// depends on one coordinate each, so it is worked out per row and per column (core/index_span.hpp).
 
 /// For grad_data: the (tap, output position) pairs that read input position `in` along one axis, in tap order:
 /// in = out*stride - pad + tap*dilation for an in-range out.
@@ -85,72 +88,91 @@ std::vector<std::vector<std::pair<int64_t, int64_t>>> readers(int64_t in_size, i
   return result;
 }
 
+/// sums[j] += x * y[j * y_step] for the `count` elements in flight.
+template <class T> [[gnu::always_inline]] inline void broadcast_multiply_add(T *sums, T x, const T *y, int64_t y_step, int64_t count) {
+  if (y_step == 1) {
+#pragma omp simd
+    for (int64_t j = 0; j < count; ++j) sums[j] += x * y[j];
+    return;
+  }
+  for (int64_t j = 0; j < count; ++j) sums[j] += x * y[j * y_step];
+}
+
+// output[n, k, p, q], k = group*K/G + kk: the K/G output channels of a group in flight.
 template <class T, DataLayout DL, WeightLayout WL>
 void forward_loops(const ConvConfig &c, const T *data, const T *weight, T *output) {
   const Geometry<DL, WL> g(c);
-  const int64_t data_step = g.data.channel_step(), weight_step = g.weight.in_step();
+  const int64_t data_step = g.data.channel_step(), in_step = g.weight.in_step(), out_step = g.weight.out_step();
+  const int64_t result_step = g.output.channel_step();
+  std::vector<T> sums(static_cast<size_t>(g.kg));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t p = 0; p < g.P; ++p) {
       const IndexSpan rows = in_range(p * g.sh - g.pt, g.dh, g.R, g.H);
       for (int64_t q = 0; q < g.Q; ++q) {
         const IndexSpan columns = in_range(q * g.sw - g.pl, g.dw, g.S, g.W);
-        for (int64_t k = 0; k < g.K; ++k) {
-          const int64_t first_channel = (k / g.kg) * g.cg;
-          T sum{};
+        for (int64_t group = 0; group < c.groups; ++group) {
+          std::fill(sums.begin(), sums.end(), T{0});
           for (int64_t r = rows.first; r < rows.last; ++r)
             for (int64_t s = columns.first; s < columns.last; ++s) {
-              const T *x = data + g.data(n, first_channel, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw);
-              const T *y = weight + g.weight(k, 0, r, s);
-              for (int64_t ci = 0; ci < g.cg; ++ci) sum += x[ci * data_step] * y[ci * weight_step];
+              const T *x = data + g.data(n, group * g.cg, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw);
+              const T *y = weight + g.weight(group * g.kg, 0, r, s);
+              for (int64_t ci = 0; ci < g.cg; ++ci)
+                broadcast_multiply_add(sums.data(), x[ci * data_step], y + ci * in_step, out_step, g.kg);
             }
-          output[g.output(n, k, p, q)] = sum;
+          T *result = output + g.output(n, group * g.kg, p, q);
+          for (int64_t kk = 0; kk < g.kg; ++kk) result[kk * result_step] = sums[static_cast<size_t>(kk)];
         }
       }
     }
 }
 
+// grad_data[n, i, h, w], i = group*C/G + ci: the C/G input channels of a group in flight.
 template <class T, DataLayout DL, WeightLayout WL>
 void grad_data_loops(const ConvConfig &c, const T *grad_output, const T *weight, T *grad_data) {
   const Geometry<DL, WL> g(c);
-  const int64_t grad_step = g.output.channel_step(), weight_step = g.weight.out_step();
+  const int64_t grad_step = g.output.channel_step(), in_step = g.weight.in_step(), out_step = g.weight.out_step();
+  const int64_t result_step = g.data.channel_step();
   const auto row_readers = readers(g.H, g.R, g.P, g.sh, g.pt, g.dh);
   const auto column_readers = readers(g.W, g.S, g.Q, g.sw, g.pl, g.dw);
+  std::vector<T> sums(static_cast<size_t>(g.cg));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t h = 0; h < g.H; ++h)
       for (int64_t w = 0; w < g.W; ++w)
-        for (int64_t i = 0; i < g.C; ++i) {
-          const int64_t group = i / g.cg, ci = i % g.cg;
-          T sum{};
+        for (int64_t group = 0; group < c.groups; ++group) {
+          std::fill(sums.begin(), sums.end(), T{0});
           for (const auto &[r, p] : row_readers[static_cast<size_t>(h)])
             for (const auto &[s, q] : column_readers[static_cast<size_t>(w)]) {
               const T *x = grad_output + g.output(n, group * g.kg, p, q);
-              const T *y = weight + g.weight(group * g.kg, ci, r, s);
-              for (int64_t kk = 0; kk < g.kg; ++kk) sum += x[kk * grad_step] * y[kk * weight_step];
+              const T *y = weight + g.weight(group * g.kg, 0, r, s);
+              for (int64_t kk = 0; kk < g.kg; ++kk)
+                broadcast_multiply_add(sums.data(), x[kk * grad_step], y + kk * out_step, in_step, g.cg);
             }
-          grad_data[g.data(n, i, h, w)] = sum;
+          T *result = grad_data + g.data(n, group * g.cg, h, w);
+          for (int64_t ci = 0; ci < g.cg; ++ci) result[ci * result_step] = sums[static_cast<size_t>(ci)];
         }
 }
 
+// grad_weight[k, ci, r, s], k = group*K/G + kk: the K/G output channels of a group in flight.
 template <class T, DataLayout DL, WeightLayout WL>
 void grad_weight_loops(const ConvConfig &c, const T *grad_output, const T *data, T *grad_weight) {
   const Geometry<DL, WL> g(c);
-  const int64_t grad_step = g.output.column_step(), data_step = g.data.column_step() * g.sw;
+  const int64_t grad_step = g.output.channel_step(), result_step = g.weight.out_step();
+  std::vector<T> sums(static_cast<size_t>(g.kg));
   for (int64_t r = 0; r < g.R; ++r) {
     const IndexSpan rows = in_range(r * g.dh - g.pt, g.sh, g.P, g.H); // output rows p whose tap r is inside
     for (int64_t s = 0; s < g.S; ++s) {
       const IndexSpan columns = in_range(s * g.dw - g.pl, g.sw, g.Q, g.W);
-      if (columns.size() <= 0) continue; // grad_weight starts zero-filled
-      for (int64_t ci = 0; ci < g.cg; ++ci)
-        for (int64_t k = 0; k < g.K; ++k) {
-          const int64_t i = (k / g.kg) * g.cg + ci;
-          T sum{};
+      for (int64_t group = 0; group < c.groups; ++group)
+        for (int64_t ci = 0; ci < g.cg; ++ci) {
+          std::fill(sums.begin(), sums.end(), T{0});
           for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t p = rows.first; p < rows.last; ++p) {
-              const T *x = grad_output + g.output(n, k, p, columns.first);
-              const T *y = data + g.data(n, i, p * g.sh - g.pt + r * g.dh, columns.first * g.sw - g.pl + s * g.dw);
-              for (int64_t q = 0; q < columns.size(); ++q) sum += x[q * grad_step] * y[q * data_step];
-            }
-          grad_weight[g.weight(k, ci, r, s)] = sum;
+            for (int64_t p = rows.first; p < rows.last; ++p)
+              for (int64_t q = columns.first; q < columns.last; ++q) {
+                const T x = data[g.data(n, group * g.cg + ci, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw)];
+                broadcast_multiply_add(sums.data(), x, grad_output + g.output(n, group * g.kg, p, q), grad_step, g.kg);
+              }
+          T *result = grad_weight + g.weight(group * g.kg, ci, r, s);
+          for (int64_t kk = 0; kk < g.kg; ++kk) result[kk * result_step] = sums[static_cast<size_t>(kk)];
         }
     }
   }

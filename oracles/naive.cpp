@@ -16,6 +16,7 @@ template <class T> struct InPlaceAccumulator {
   void axpy(int64_t first, int64_t result_stride, const T *x, int64_t x_stride, T w, int64_t count) {
     T *out = result + first;
     if (result_stride == 1 && x_stride == 1) {
+#pragma omp simd // j indexes different elements: each element's own sum is still in order
       for (int64_t j = 0; j < count; ++j) out[j] += x[j] * w;
       return;
     }

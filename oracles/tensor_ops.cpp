@@ -201,7 +201,12 @@ void conv2d_loops(const T *data, const T *weight, T *out, const Shape &in, const
             for (int64_t s = 0; s < S; ++s) {
               const IndexSpan xs = columns[static_cast<size_t>(s)];
               const int64_t offset = s * p.dilation_width - p.pad_left; // may be negative: an index, not a pointer
-              for (int64_t x = xs.first; x < xs.last; ++x) out[x] += image_row[offset + x * p.stride_width] * taps[s];
+              if (p.stride_width == 1) {
+#pragma omp simd // x indexes different elements: each element's own sum is still in (c, r, s) order
+                for (int64_t x = xs.first; x < xs.last; ++x) out[x] += image_row[offset + x] * taps[s];
+              } else {
+                for (int64_t x = xs.first; x < xs.last; ++x) out[x] += image_row[offset + x * p.stride_width] * taps[s];
+              }
             }
           }
       }
