@@ -65,6 +65,46 @@ void scan(const G *got_values, const E *want_values, const Tensor &expected, con
   diff.zero_fraction = expected.size() ? static_cast<double>(zeros) / static_cast<double>(expected.size()) : 0.0;
 }
 
+// The common case, every element plainly within its bound, in one vectorized pass (the statistics as reductions,
+// no branch per element) and a short search for the first element with the largest ratio. Returns false, leaving
+// `diff` alone, when some element is not plainly within its bound (a failure, a NaN, an infinity); `scan` then
+// goes element by element. The statistics are `scan`'s: with 0 <= error <= allowed < inf, error/allowed is the
+// ratio, except 0/0 = NaN where `scan` has 0, which the max skips as it would skip 0 (max_ratio starts at 0).
+// The loop body is written so that GCC vectorizes it at -O2 (all-double counters, one-level selects).
+template <class G, class E>
+bool scan_within_bound(const G *got_values, const E *want_values, const Tensor &expected,
+                       const std::vector<double> &bound, Diff &diff) {
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  const double *allowed_values = bound.data();
+  const int64_t count = expected.size();
+  double zeros = 0, outside = 0, max_error = 0, max_ratio = 0;
+#pragma omp simd reduction(+ : zeros, outside) reduction(max : max_error, max_ratio)
+  for (int64_t i = 0; i < count; ++i) {
+    const double want = static_cast<double>(want_values[i]), allowed = allowed_values[i];
+    const double error = std::abs(static_cast<double>(got_values[i]) - want);
+    zeros += want == 0.0 ? 1.0 : 0.0;
+    outside += error <= allowed ? 0.0 : 1.0;
+    outside += allowed < infinity ? 0.0 : 1.0;
+    max_error = error > max_error ? error : max_error;
+    const double ratio = error / allowed;
+    max_ratio = ratio > max_ratio ? ratio : max_ratio;
+  }
+  if (outside > 0) return false;
+  int64_t first_max = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    const double error = std::abs(static_cast<double>(got_values[i]) - static_cast<double>(want_values[i]));
+    if ((error == 0 ? 0.0 : error / allowed_values[i]) == max_ratio) {
+      first_max = i;
+      break;
+    }
+  }
+  diff.max_error = max_error;
+  diff.max_ratio = max_ratio;
+  diff.bound_at_max_ratio = count > 0 ? allowed_values[first_max] : 0.0;
+  diff.zero_fraction = count > 0 ? zeros / static_cast<double>(count) : 0.0;
+  return true;
+}
+
 } // namespace
 
 Diff compare(const Tensor &got, const Tensor &expected, const std::vector<double> &bound) {
@@ -76,8 +116,11 @@ Diff compare(const Tensor &got, const Tensor &expected, const std::vector<double
     return diff;
   }
   auto with_got = [&](const auto *want) {
-    if (got.dtype() == DType::float32) scan(got.data<float>(), want, expected, bound, diff);
-    else scan(got.data<double>(), want, expected, bound, diff);
+    auto run = [&](const auto *values) {
+      if (!scan_within_bound(values, want, expected, bound, diff)) scan(values, want, expected, bound, diff);
+    };
+    if (got.dtype() == DType::float32) run(got.data<float>());
+    else run(got.data<double>());
   };
   if (expected.dtype() == DType::float64) with_got(expected.data<double>());
   else with_got(expected.data<float>());

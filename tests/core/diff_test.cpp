@@ -71,5 +71,28 @@ RC_GTEST_PROP(Diff, SkippingDivisionsChangesNothing, ()) {
   RC_ASSERT(fast.zero_fraction == slow.zero_fraction);
 }
 
+// Results within their bounds take compare()'s vectorized path; it must agree with the obvious loop too.
+RC_GTEST_PROP(Diff, ResultsWithinTheBoundGetTheSameStatistics, ()) {
+  const auto count = *rc::gen::inRange<int64_t>(1, 70);
+  Tensor expected(DType::float64, {count}), got(*rc::gen::element(DType::float32, DType::float64), {count});
+  std::vector<double> bound(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) {
+    const double want = *rc::gen::element(0.0, 1.0, -2.5, 1e-30, 3e8);
+    expected.data<double>()[i] = want;
+    const double offset = *rc::gen::element(0.0, 1e-4, 5e-4, 2.5e-4);
+    if (got.dtype() == DType::float32) got.data<float>()[i] = static_cast<float>(want + offset);
+    else got.data<double>()[i] = want + offset;
+    const double error = std::abs(got.get(i) - want);
+    bound[static_cast<size_t>(i)] = error + *rc::gen::element(0.0, 1e-3, 1e-4);
+  }
+  const Diff fast = compare(got, expected, bound), slow = obvious_compare(got, expected, bound);
+  RC_ASSERT(fast.ok);
+  RC_ASSERT(slow.ok);
+  RC_ASSERT(fast.max_error == slow.max_error);
+  RC_ASSERT(fast.max_ratio == slow.max_ratio);
+  RC_ASSERT(fast.bound_at_max_ratio == slow.bound_at_max_ratio);
+  RC_ASSERT(fast.zero_fraction == slow.zero_fraction);
+}
+
 } // namespace
 } // namespace convcheck
