@@ -69,111 +69,132 @@ template <DataLayout DL, WeightLayout WL> struct Geometry {
 };
 
 // Per element, the products are summed r and s outer, channels innermost, as channels-last kernels sum. Like those
-// kernels, the loops keep a whole group of output elements that differ only in one channel in flight together
-// (`sums`), broadcasting one input value to all of them: each element still adds its products one by one in that
-// order, but the additions of neighbouring elements are independent, so they overlap. Which taps are in range
-// depends on one coordinate each, so it is worked out per row and per column (core/index_span.hpp).
+// kernels, the loops keep every channel of a pixel in flight together (`sums`): each element still adds its
+// products one by one in that order, but the additions of different channels are independent, so they overlap,
+// and the loop over channels is long even when groups are small (depthwise). A channel's group decides which
+// channels of the other tensor it reads (`Groups`). Which taps are in range depends on one coordinate each, so it
+// is worked out per row and per column (core/index_span.hpp).
 
 /// For grad_data: the (tap, output position) pairs that read input position `in` along one axis, in tap order:
-/// in = out*stride - pad + tap*dilation for an in-range out.
-std::vector<std::vector<std::pair<int64_t, int64_t>>> readers(int64_t in_size, int64_t taps, int64_t out_size,
-                                                              int64_t stride, int64_t pad, int64_t dilation) {
-  std::vector<std::vector<std::pair<int64_t, int64_t>>> result(static_cast<size_t>(in_size));
-  for (int64_t in = 0; in < in_size; ++in)
+/// in = out*stride - pad + tap*dilation for an in-range out. Flattened: position i has pairs[starts[i], starts[i+1]).
+struct Readers {
+  std::vector<int64_t> starts;
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+};
+
+Readers readers(int64_t in_size, int64_t taps, int64_t out_size, int64_t stride, int64_t pad, int64_t dilation) {
+  Readers result;
+  result.starts.reserve(static_cast<size_t>(in_size + 1));
+  for (int64_t in = 0; in < in_size; ++in) {
+    result.starts.push_back(static_cast<int64_t>(result.pairs.size()));
     for (int64_t tap = 0; tap < taps; ++tap) {
       const int64_t scaled = in + pad - tap * dilation;
       if (scaled >= 0 && scaled % stride == 0 && scaled / stride < out_size)
-        result[static_cast<size_t>(in)].emplace_back(tap, scaled / stride);
+        result.pairs.emplace_back(tap, scaled / stride);
     }
+  }
+  result.starts.push_back(static_cast<int64_t>(result.pairs.size()));
   return result;
 }
 
-/// sums[j] += x * y[j * y_step] for the `count` elements in flight.
-template <class T> [[gnu::always_inline]] inline void broadcast_multiply_add(T *sums, T x, const T *y, int64_t y_step, int64_t count) {
-  if (y_step == 1) {
-#pragma omp simd
-    for (int64_t j = 0; j < count; ++j) sums[j] += x * y[j];
-    return;
-  }
-  for (int64_t j = 0; j < count; ++j) sums[j] += x * y[j * y_step];
+/// Per channel j of the `count` in flight, `steps[j]` = the offset of its group's first channel on the other side.
+std::vector<int64_t> group_offsets(int64_t count, int64_t per_group, int64_t other_per_group, int64_t step) {
+  std::vector<int64_t> offsets(static_cast<size_t>(count));
+  for (int64_t j = 0; j < count; ++j) offsets[static_cast<size_t>(j)] = (j / per_group) * other_per_group * step;
+  return offsets;
 }
 
-// output[n, k, p, q], k = group*K/G + kk: the K/G output channels of a group in flight.
+// output[n, k, p, q] for all k of a pixel: sums[k] += data[n, group(k)*C/G + ci, h, w] * weight[k, ci, r, s].
 template <class T, DataLayout DL, WeightLayout WL>
 void forward_loops(const ConvConfig &c, const T *data, const T *weight, T *output) {
   const Geometry<DL, WL> g(c);
   const int64_t data_step = g.data.channel_step(), in_step = g.weight.in_step(), out_step = g.weight.out_step();
   const int64_t result_step = g.output.channel_step();
-  std::vector<T> sums(static_cast<size_t>(g.kg));
+  const std::vector<int64_t> first_input = group_offsets(g.K, g.kg, g.cg, data_step);
+  std::vector<T> sums(static_cast<size_t>(g.K));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t p = 0; p < g.P; ++p) {
       const IndexSpan rows = in_range(p * g.sh - g.pt, g.dh, g.R, g.H);
       for (int64_t q = 0; q < g.Q; ++q) {
         const IndexSpan columns = in_range(q * g.sw - g.pl, g.dw, g.S, g.W);
-        for (int64_t group = 0; group < c.groups; ++group) {
-          std::fill(sums.begin(), sums.end(), T{0});
-          for (int64_t r = rows.first; r < rows.last; ++r)
-            for (int64_t s = columns.first; s < columns.last; ++s) {
-              const T *x = data + g.data(n, group * g.cg, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw);
-              const T *y = weight + g.weight(group * g.kg, 0, r, s);
-              for (int64_t ci = 0; ci < g.cg; ++ci)
-                broadcast_multiply_add(sums.data(), x[ci * data_step], y + ci * in_step, out_step, g.kg);
+        std::fill(sums.begin(), sums.end(), T{0});
+        for (int64_t r = rows.first; r < rows.last; ++r)
+          for (int64_t s = columns.first; s < columns.last; ++s) {
+            const T *pixel = data + g.data(n, 0, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw);
+            const T *taps = weight + g.weight(0, 0, r, s);
+            for (int64_t ci = 0; ci < g.cg; ++ci) {
+              const T *x = pixel + ci * data_step, *y = taps + ci * in_step;
+              for (int64_t k = 0; k < g.K; ++k)
+                sums[static_cast<size_t>(k)] += x[first_input[static_cast<size_t>(k)]] * y[k * out_step];
             }
-          T *result = output + g.output(n, group * g.kg, p, q);
-          for (int64_t kk = 0; kk < g.kg; ++kk) result[kk * result_step] = sums[static_cast<size_t>(kk)];
-        }
+          }
+        T *result = output + g.output(n, 0, p, q);
+        for (int64_t k = 0; k < g.K; ++k) result[k * result_step] = sums[static_cast<size_t>(k)];
       }
     }
 }
 
-// grad_data[n, i, h, w], i = group*C/G + ci: the C/G input channels of a group in flight.
+// grad_data[n, i, h, w] for all i of a pixel: sums[i] += grad_output[n, group(i)*K/G + kk, p, q] * weight[group(i)*K/G
+// + kk, i % (C/G), r, s], over the (r, p) and (s, q) that read (h, w).
 template <class T, DataLayout DL, WeightLayout WL>
 void grad_data_loops(const ConvConfig &c, const T *grad_output, const T *weight, T *grad_data) {
   const Geometry<DL, WL> g(c);
   const int64_t grad_step = g.output.channel_step(), in_step = g.weight.in_step(), out_step = g.weight.out_step();
   const int64_t result_step = g.data.channel_step();
-  const auto row_readers = readers(g.H, g.R, g.P, g.sh, g.pt, g.dh);
-  const auto column_readers = readers(g.W, g.S, g.Q, g.sw, g.pl, g.dw);
-  std::vector<T> sums(static_cast<size_t>(g.cg));
+  const Readers rows = readers(g.H, g.R, g.P, g.sh, g.pt, g.dh);
+  const Readers columns = readers(g.W, g.S, g.Q, g.sw, g.pl, g.dw);
+  const std::vector<int64_t> first_grad = group_offsets(g.C, g.cg, g.kg, grad_step);
+  std::vector<int64_t> first_weight = group_offsets(g.C, g.cg, g.kg, out_step);
+  for (int64_t i = 0; i < g.C; ++i) first_weight[static_cast<size_t>(i)] += (i % g.cg) * in_step;
+  std::vector<T> sums(static_cast<size_t>(g.C));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t h = 0; h < g.H; ++h)
-      for (int64_t w = 0; w < g.W; ++w)
-        for (int64_t group = 0; group < c.groups; ++group) {
-          std::fill(sums.begin(), sums.end(), T{0});
-          for (const auto &[r, p] : row_readers[static_cast<size_t>(h)])
-            for (const auto &[s, q] : column_readers[static_cast<size_t>(w)]) {
-              const T *x = grad_output + g.output(n, group * g.kg, p, q);
-              const T *y = weight + g.weight(group * g.kg, 0, r, s);
-              for (int64_t kk = 0; kk < g.kg; ++kk)
-                broadcast_multiply_add(sums.data(), x[kk * grad_step], y + kk * out_step, in_step, g.cg);
+      for (int64_t w = 0; w < g.W; ++w) {
+        std::fill(sums.begin(), sums.end(), T{0});
+        for (int64_t a = rows.starts[static_cast<size_t>(h)]; a < rows.starts[static_cast<size_t>(h + 1)]; ++a) {
+          const auto [r, p] = rows.pairs[static_cast<size_t>(a)];
+          for (int64_t b = columns.starts[static_cast<size_t>(w)]; b < columns.starts[static_cast<size_t>(w + 1)]; ++b) {
+            const auto [s, q] = columns.pairs[static_cast<size_t>(b)];
+            const T *pixel = grad_output + g.output(n, 0, p, q), *taps = weight + g.weight(0, 0, r, s);
+            for (int64_t kk = 0; kk < g.kg; ++kk) {
+              const T *x = pixel + kk * grad_step, *y = taps + kk * out_step;
+              for (int64_t i = 0; i < g.C; ++i)
+                sums[static_cast<size_t>(i)] +=
+                    x[first_grad[static_cast<size_t>(i)]] * y[first_weight[static_cast<size_t>(i)]];
             }
-          T *result = grad_data + g.data(n, group * g.cg, h, w);
-          for (int64_t ci = 0; ci < g.cg; ++ci) result[ci * result_step] = sums[static_cast<size_t>(ci)];
+          }
         }
+        T *result = grad_data + g.data(n, 0, h, w);
+        for (int64_t i = 0; i < g.C; ++i) result[i * result_step] = sums[static_cast<size_t>(i)];
+      }
 }
 
-// grad_weight[k, ci, r, s], k = group*K/G + kk: the K/G output channels of a group in flight.
+// grad_weight[k, ci, r, s] for all k: sums[k] += data[n, group(k)*C/G + ci, h, w] * grad_output[n, k, p, q], over
+// (n, p, q) in order.
 template <class T, DataLayout DL, WeightLayout WL>
 void grad_weight_loops(const ConvConfig &c, const T *grad_output, const T *data, T *grad_weight) {
   const Geometry<DL, WL> g(c);
-  const int64_t grad_step = g.output.channel_step(), result_step = g.weight.out_step();
-  std::vector<T> sums(static_cast<size_t>(g.kg));
+  const int64_t grad_step = g.output.channel_step(), data_step = g.data.channel_step();
+  const int64_t result_step = g.weight.out_step();
+  const std::vector<int64_t> first_input = group_offsets(g.K, g.kg, g.cg, data_step);
+  std::vector<T> sums(static_cast<size_t>(g.K));
   for (int64_t r = 0; r < g.R; ++r) {
     const IndexSpan rows = in_range(r * g.dh - g.pt, g.sh, g.P, g.H); // output rows p whose tap r is inside
     for (int64_t s = 0; s < g.S; ++s) {
       const IndexSpan columns = in_range(s * g.dw - g.pl, g.sw, g.Q, g.W);
-      for (int64_t group = 0; group < c.groups; ++group)
-        for (int64_t ci = 0; ci < g.cg; ++ci) {
-          std::fill(sums.begin(), sums.end(), T{0});
-          for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t p = rows.first; p < rows.last; ++p)
-              for (int64_t q = columns.first; q < columns.last; ++q) {
-                const T x = data[g.data(n, group * g.cg + ci, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw)];
-                broadcast_multiply_add(sums.data(), x, grad_output + g.output(n, group * g.kg, p, q), grad_step, g.kg);
-              }
-          T *result = grad_weight + g.weight(group * g.kg, ci, r, s);
-          for (int64_t kk = 0; kk < g.kg; ++kk) result[kk * result_step] = sums[static_cast<size_t>(kk)];
-        }
+      for (int64_t ci = 0; ci < g.cg; ++ci) {
+        std::fill(sums.begin(), sums.end(), T{0});
+        for (int64_t n = 0; n < g.N; ++n)
+          for (int64_t p = rows.first; p < rows.last; ++p)
+            for (int64_t q = columns.first; q < columns.last; ++q) {
+              const T *x = data + g.data(n, ci, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw);
+              const T *y = grad_output + g.output(n, 0, p, q);
+              for (int64_t k = 0; k < g.K; ++k)
+                sums[static_cast<size_t>(k)] += x[first_input[static_cast<size_t>(k)]] * y[k * grad_step];
+            }
+        T *result = grad_weight + g.weight(0, ci, r, s);
+        for (int64_t k = 0; k < g.K; ++k) result[k * result_step] = sums[static_cast<size_t>(k)];
+      }
     }
   }
 }
