@@ -142,8 +142,7 @@ Descs user_descs(const ConvConfig &config, const Geometry &g, OnednnPath path) {
 }
 
 /// What the primitives are created with: the user's layouts, or format_tag::any where oneDNN chooses.
-Descs primitive_descs(const ConvConfig &config, const Geometry &g, OnednnPath path) {
-  const Descs user = user_descs(config, g, path);
+Descs primitive_descs(const Descs &user, const Geometry &g, OnednnPath path) {
   const auto any = [](const memory::dims &dims) { return memory::desc(dims, memory::data_type::f32, Tag::any); };
   switch (path) {
   case OnednnPath::plain: return user;
@@ -163,16 +162,18 @@ dnnl::primitive_attr strict_attr() {
   return attr;
 }
 
-/// The primitive descriptors of one case: the forward one, built once and the hint of both backward ones.
+/// The primitive descriptors of one case: the forward one, built once and the hint of both backward ones. The
+/// memory descriptors are made once too (oneDNN spends a few thousand instructions on each).
 class CasePrimitives {
 public:
   CasePrimitives(const ConvConfig &config, OnednnPath path)
-      : geometry_(geometry_of(config)), descs_(primitive_descs(config, geometry_, path)),
+      : geometry_(geometry_of(config)), user_(user_descs(config, geometry_, path)),
+        descs_(primitive_descs(user_, geometry_, path)), attr_(strict_attr()),
         forward_(dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
                                                  dnnl::algorithm::convolution_direct, descs_.data, descs_.weight,
                                                  descs_.output, geometry_.strides, geometry_.dilates,
                                                  geometry_.padding_l, geometry_.padding_r),
-                 strict_attr(), cpu_engine()) {}
+                 attr_, cpu_engine()) {}
 
   /// The primitive descriptor of `direction`; throws dnnl::error when oneDNN refuses the problem.
   dnnl::primitive_desc of(Direction direction) const {
@@ -183,23 +184,26 @@ public:
       const dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, descs_.data,
                                                        descs_.weight, descs_.output, g.strides, g.dilates,
                                                        g.padding_l, g.padding_r);
-      return dnnl::convolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), forward_);
+      return dnnl::convolution_backward_data::primitive_desc(desc, attr_, cpu_engine(), forward_);
     }
     case Direction::grad_weight: {
       const dnnl::convolution_backward_weights::desc desc(dnnl::algorithm::convolution_direct, descs_.data,
                                                           descs_.weight, descs_.output, g.strides, g.dilates,
                                                           g.padding_l, g.padding_r);
-      return dnnl::convolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(), forward_);
+      return dnnl::convolution_backward_weights::primitive_desc(desc, attr_, cpu_engine(), forward_);
     }
     }
     throw std::logic_error("unknown direction");
   }
 
   const Geometry &geometry() const { return geometry_; }
+  /// How the user's buffers are laid out.
+  const Descs &user() const { return user_; }
 
 private:
   Geometry geometry_;
-  Descs descs_;
+  Descs user_, descs_;
+  dnnl::primitive_attr attr_;
   dnnl::convolution_forward::primitive_desc forward_;
 };
 
@@ -248,7 +252,7 @@ Tensor run_direction(const ConvCase &c, OnednnPath path, const CasePrimitives &p
   const ConvConfig &config = c.config;
   const dnnl::primitive_desc pd = primitives.of(direction);
   const auto wanted = [&pd](int argument) { return pd.query_md(dnnl::query::exec_arg_md, argument); };
-  const Descs user = user_descs(config, primitives.geometry(), path);
+  const Descs &user = primitives.user();
   std::unordered_map<int, memory> arguments;
   Tensor result;
   memory::desc result_desc;
@@ -349,7 +353,7 @@ std::array<RunResult, 3> onednn_results(const ConvCase &c, OnednnPath path) {
   const SingleThreadInParallelRegion single_thread;
   try {
     const CasePrimitives primitives(c.config, path);
-    const Descs user = user_descs(c.config, primitives.geometry(), path);
+    const Descs &user = primitives.user();
     HeldInputs held{hold_data(c.data, c.config.data_layout, user.data),
                     hold_weight(c.weight, held_weight_layout(c.config, path), user.weight),
                     hold_data(c.grad_output, c.config.data_layout, user.output)};
