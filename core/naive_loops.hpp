@@ -30,20 +30,27 @@
 
 namespace convcheck {
 
-/// For each kernel column s, the output columns q whose tap s reads inside the input row: w = q*sw - pl + s*dw.
-inline std::vector<IndexSpan> output_columns_per_tap(const ConvConfig &c) {
-  std::vector<IndexSpan> spans(static_cast<size_t>(c.kernel_width));
-  for (int64_t s = 0; s < c.kernel_width; ++s)
-    spans[static_cast<size_t>(s)] =
-        in_range(s * c.dilation_width - c.pad_left, c.stride_width, c.out_width(), c.in_width);
-  return spans;
+/// For one kernel column s, the output columns q whose tap s reads inside the input row (w = q*sw - pl + s*dw),
+/// and the input column the first of them reads.
+struct TapColumns {
+  IndexSpan outputs;
+  int64_t first_input = 0;
+};
+
+inline std::vector<TapColumns> output_columns_per_tap(const ConvConfig &c) {
+  std::vector<TapColumns> columns(static_cast<size_t>(c.kernel_width));
+  for (int64_t s = 0; s < c.kernel_width; ++s) {
+    const IndexSpan qs = in_range(s * c.dilation_width - c.pad_left, c.stride_width, c.out_width(), c.in_width);
+    columns[static_cast<size_t>(s)] = {qs, qs.first * c.stride_width - c.pad_left + s * c.dilation_width};
+  }
+  return columns;
 }
 
 template <class Acc, class In> void naive_forward(const ConvConfig &c, const In *data, const In *weight, Acc &acc) {
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
   const int64_t P = c.out_height(), Q = c.out_width(), H = c.in_height, W = c.in_width;
   const int64_t R = c.kernel_height, S = c.kernel_width;
-  const std::vector<IndexSpan> columns = output_columns_per_tap(c);
+  const std::vector<TapColumns> columns = output_columns_per_tap(c);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t k = 0; k < c.out_channels; ++k) {
       const int64_t g = k / kg;
@@ -54,12 +61,12 @@ template <class Acc, class In> void naive_forward(const ConvConfig &c, const In 
         for (int64_t ci = 0; ci < cg; ++ci)
           for (int64_t r = rows.first; r < rows.last; ++r) {
             const In *input_row = data + ((n * c.in_channels + g * cg + ci) * H + top + r * c.dilation_height) * W;
+            const In *taps = weight + ((k * cg + ci) * R + r) * S;
             for (int64_t s = 0; s < S; ++s) {
-              const IndexSpan qs = columns[static_cast<size_t>(s)];
-              if (qs.size() <= 0) continue;
-              const int64_t w = qs.first * c.stride_width - c.pad_left + s * c.dilation_width;
-              acc.axpy(first + qs.first, 1, input_row + w, c.stride_width, weight[((k * cg + ci) * R + r) * S + s],
-                       qs.size());
+              const TapColumns &column = columns[static_cast<size_t>(s)];
+              if (column.outputs.size() <= 0) continue;
+              acc.axpy(first + column.outputs.first, 1, input_row + column.first_input, c.stride_width, taps[s],
+                       column.outputs.size());
             }
           }
       }
@@ -71,7 +78,7 @@ void naive_grad_data(const ConvConfig &c, const In *grad_output, const In *weigh
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
   const int64_t P = c.out_height(), Q = c.out_width(), H = c.in_height, W = c.in_width;
   const int64_t R = c.kernel_height, S = c.kernel_width;
-  const std::vector<IndexSpan> columns = output_columns_per_tap(c);
+  const std::vector<TapColumns> columns = output_columns_per_tap(c);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t i = 0; i < c.in_channels; ++i) {
       const int64_t g = i / cg, ci = i % cg;
@@ -83,12 +90,12 @@ void naive_grad_data(const ConvConfig &c, const In *grad_output, const In *weigh
             const int64_t ph = h + c.pad_top - r * c.dilation_height;
             if (ph < 0 || ph % c.stride_height != 0 || ph / c.stride_height >= P) continue;
             const In *grad_row = grad_output + ((n * c.out_channels + k) * P + ph / c.stride_height) * Q;
+            const In *taps = weight + ((k * cg + ci) * R + r) * S;
             for (int64_t s = 0; s < S; ++s) {
-              const IndexSpan qs = columns[static_cast<size_t>(s)];
-              if (qs.size() <= 0) continue;
-              const int64_t w = qs.first * c.stride_width - c.pad_left + s * c.dilation_width;
-              acc.axpy(row_first + w, c.stride_width, grad_row + qs.first, 1,
-                       weight[((k * cg + ci) * R + r) * S + s], qs.size());
+              const TapColumns &column = columns[static_cast<size_t>(s)];
+              if (column.outputs.size() <= 0) continue;
+              acc.axpy(row_first + column.first_input, c.stride_width, grad_row + column.outputs.first, 1, taps[s],
+                       column.outputs.size());
             }
           }
       }
@@ -100,7 +107,7 @@ void naive_grad_weight(const ConvConfig &c, const In *grad_output, const In *dat
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
   const int64_t P = c.out_height(), Q = c.out_width(), H = c.in_height, W = c.in_width;
   const int64_t R = c.kernel_height, S = c.kernel_width;
-  const std::vector<IndexSpan> columns = output_columns_per_tap(c);
+  const std::vector<TapColumns> columns = output_columns_per_tap(c);
   for (int64_t k = 0; k < c.out_channels; ++k)
     for (int64_t ci = 0; ci < cg; ++ci) {
       const int64_t i = (k / kg) * cg + ci;
@@ -108,15 +115,15 @@ void naive_grad_weight(const ConvConfig &c, const In *grad_output, const In *dat
         // The output rows whose tap r reads inside the input: h = p*sh - pt + r*dh.
         const IndexSpan ps = in_range(r * c.dilation_height - c.pad_top, c.stride_height, P, H);
         for (int64_t s = 0; s < S; ++s) {
-          const IndexSpan qs = columns[static_cast<size_t>(s)];
-          if (qs.size() <= 0) continue;
+          const TapColumns &column = columns[static_cast<size_t>(s)];
+          if (column.outputs.size() <= 0) continue;
           const int64_t index = ((k * cg + ci) * R + r) * S + s;
-          const int64_t w = qs.first * c.stride_width - c.pad_left + s * c.dilation_width;
           for (int64_t n = 0; n < c.batch; ++n)
             for (int64_t p = ps.first; p < ps.last; ++p) {
               const int64_t h = p * c.stride_height - c.pad_top + r * c.dilation_height;
-              acc.dot(index, grad_output + ((n * c.out_channels + k) * P + p) * Q + qs.first,
-                      data + ((n * c.in_channels + i) * H + h) * W + w, c.stride_width, qs.size());
+              acc.dot(index, grad_output + ((n * c.out_channels + k) * P + p) * Q + column.outputs.first,
+                      data + ((n * c.in_channels + i) * H + h) * W + column.first_input, c.stride_width,
+                      column.outputs.size());
             }
         }
       }
