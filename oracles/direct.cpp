@@ -9,15 +9,17 @@
 //   grad_weight[k,c,r,s] = sum_{n,p,q} grad_output[n,k,p,q] * data[n, g*C/G + c, p*sh - pt + r*dh, q*sw - pl + s*dw]
 //
 // with g = k / (K/G). Forward and grad_data sum taps outermost and channels innermost, where the naive loops sum
-// channels outermost, so they round in a genuinely different order. The in-range taps are found by solving the
-// index inequality once per row or column (`inside`) instead of testing every tap, which is a second derivation
-// of the padding arithmetic as well.
+// channels outermost, so they round in a genuinely different order. The in-range taps of forward and grad_weight
+// are found by solving the index inequality once per row or column (`inside`) instead of testing every tap, which
+// is a second derivation of the padding arithmetic as well; grad_data's gather reads core/index_span.hpp's table
+// of the taps that read each input row and column.
 
 #include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "core/index_span.hpp"
 #include "core/strategy.hpp"
 
 namespace convcheck {
@@ -77,44 +79,14 @@ template <class T> void forward(const ConvConfig &c, const T *data, const T *wei
     }
 }
 
-/// The output position a tap reads into grad_output for an input position, or -1 when it reads none: the tap
-/// lands on in_pos iff in_pos + pad - tap*dilation = out*stride for some out in [0, out_size).
-int64_t gathered_output(int64_t in_pos, int64_t pad, int64_t tap, int64_t dilation, int64_t stride,
-                        int64_t out_size) {
-  const int64_t scaled = in_pos + pad - tap * dilation;
-  if (scaled < 0 || scaled % stride != 0 || scaled / stride >= out_size) return -1;
-  return scaled / stride;
-}
-
-/// For each input position along one axis, the (tap, output position) pairs that read it, in tap order: the
-/// gather's index arithmetic, done once per row and column instead of once per element. Flattened: the pairs of
-/// position i are pairs[starts[i] .. starts[i + 1]).
-struct Gathers {
-  std::vector<int64_t> starts;
-  std::vector<std::pair<int64_t, int64_t>> pairs;
-};
-
-Gathers gathers(int64_t in_size, int64_t taps, int64_t pad, int64_t dilation, int64_t stride, int64_t out_size) {
-  Gathers result;
-  result.starts.reserve(static_cast<size_t>(in_size + 1));
-  for (int64_t in = 0; in < in_size; ++in) {
-    result.starts.push_back(static_cast<int64_t>(result.pairs.size()));
-    for (int64_t tap = 0; tap < taps; ++tap) {
-      const int64_t out = gathered_output(in, pad, tap, dilation, stride, out_size);
-      if (out >= 0) result.pairs.emplace_back(tap, out);
-    }
-  }
-  result.starts.push_back(static_cast<int64_t>(result.pairs.size()));
-  return result;
-}
-
 /// Gathering grad_data: each input element sums the taps that read it, (r, s) outer, output channels innermost.
 template <class T> void grad_data(const ConvConfig &c, const T *grad_output, const T *weight, T *grad_input) {
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
   const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
   const int64_t P = c.out_height(), Q = c.out_width();
-  const Gathers rows = gathers(H, R, c.pad_top, c.dilation_height, c.stride_height, P);
-  const Gathers columns = gathers(W, S, c.pad_left, c.dilation_width, c.stride_width, Q);
+  // The (tap, output position) pairs that read each input row and column: h + pt - r*dh = p*sh, exactly.
+  const TapReaders rows = tap_readers(H, R, P, c.stride_height, c.pad_top, c.dilation_height);
+  const TapReaders columns = tap_readers(W, S, Q, c.stride_width, c.pad_left, c.dilation_width);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t i = 0; i < c.in_channels; ++i) {
       const int64_t g = i / cg, ci = i % cg;

@@ -72,30 +72,8 @@ template <DataLayout DL, WeightLayout WL> struct Geometry {
 // kernels, the loops keep every channel of a pixel in flight together (`sums`): each element still adds its
 // products one by one in that order, but the additions of different channels are independent, so they overlap,
 // and the loop over channels is long even when groups are small (depthwise). A channel's group decides which
-// channels of the other tensor it reads (`Groups`). Which taps are in range depends on one coordinate each, so it
-// is worked out per row and per column (core/index_span.hpp).
-
-/// For grad_data: the (tap, output position) pairs that read input position `in` along one axis, in tap order:
-/// in = out*stride - pad + tap*dilation for an in-range out. Flattened: position i has pairs[starts[i], starts[i+1]).
-struct Readers {
-  std::vector<int64_t> starts;
-  std::vector<std::pair<int64_t, int64_t>> pairs;
-};
-
-Readers readers(int64_t in_size, int64_t taps, int64_t out_size, int64_t stride, int64_t pad, int64_t dilation) {
-  Readers result;
-  result.starts.reserve(static_cast<size_t>(in_size + 1));
-  for (int64_t in = 0; in < in_size; ++in) {
-    result.starts.push_back(static_cast<int64_t>(result.pairs.size()));
-    for (int64_t tap = 0; tap < taps; ++tap) {
-      const int64_t scaled = in + pad - tap * dilation;
-      if (scaled >= 0 && scaled % stride == 0 && scaled / stride < out_size)
-        result.pairs.emplace_back(tap, scaled / stride);
-    }
-  }
-  result.starts.push_back(static_cast<int64_t>(result.pairs.size()));
-  return result;
-}
+// channels of the other tensor it reads (`group_offsets`). Which taps are in range depends on one coordinate each,
+// so it is worked out per row and per column (core/index_span.hpp).
 
 /// Per channel j of the `count` in flight, `steps[j]` = the offset of its group's first channel on the other side.
 std::vector<int64_t> group_offsets(int64_t count, int64_t per_group, int64_t other_per_group, int64_t step) {
@@ -141,8 +119,8 @@ void grad_data_loops(const ConvConfig &c, const T *grad_output, const T *weight,
   const Geometry<DL, WL> g(c);
   const int64_t grad_step = g.output.channel_step(), in_step = g.weight.in_step(), out_step = g.weight.out_step();
   const int64_t result_step = g.data.channel_step();
-  const Readers rows = readers(g.H, g.R, g.P, g.sh, g.pt, g.dh);
-  const Readers columns = readers(g.W, g.S, g.Q, g.sw, g.pl, g.dw);
+  const TapReaders rows = tap_readers(g.H, g.R, g.P, g.sh, g.pt, g.dh);
+  const TapReaders columns = tap_readers(g.W, g.S, g.Q, g.sw, g.pl, g.dw);
   const std::vector<int64_t> first_grad = group_offsets(g.C, g.cg, g.kg, grad_step);
   std::vector<int64_t> first_weight = group_offsets(g.C, g.cg, g.kg, out_step);
   for (int64_t i = 0; i < g.C; ++i) first_weight[static_cast<size_t>(i)] += (i % g.cg) * in_step;
