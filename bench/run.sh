@@ -127,6 +127,10 @@ print("(cases/s: over the whole process, then over the verification loop; steady
 one = rows["convcheck-t1"]
 print(f"first config alone, loop seconds: convcheck-t1 {one['first_loop']:.3f}, "
       f"torch-plain {peer['first_loop']:.3f}")
+peer_cpu = median(json.loads((work / f"torch-plain.{r}.stdout").read_text().strip().splitlines()[-1])["cpu_seconds"]
+                  for r in range(1, repeat + 1))
+print(f"torch-plain loop thread CPU: {1000 * peer_cpu / peer['cases']:.3f} ms per case "
+      "(compare bench/strategy_cost.sh's sum for convcheck)")
 one, two = rows["convcheck-t1"], rows["convcheck-t2"]
 print(f"convcheck scaling 2 threads / 1 thread: {one['wall'] / two['wall']:.2f}x wall, "
       f"{one['loop'] / two['loop']:.2f}x loop")
