@@ -59,7 +59,8 @@ std::array<RunResult, 3> run_all(const Strategy &strategy, const ConvCase &c) {
 }
 
 // Seconds per step for one pass over the configs.
-std::map<std::string, double> one_round(const std::vector<ConvConfig> &configs, const std::vector<Strategy> &strategies) {
+std::map<std::string, double> one_round(const std::vector<ConvConfig> &configs,
+                                        const std::vector<Strategy> &strategies) {
   std::map<std::string, double> seconds;
   for (size_t i = 0; i < configs.size(); ++i) {
     double start = thread_seconds();
@@ -76,8 +77,8 @@ std::map<std::string, double> one_round(const std::vector<ConvConfig> &configs, 
       for (Direction direction : all_directions) {
         const Tensor &result = runs[static_cast<size_t>(direction)].result;
         if (!result.empty() && judge(strategy.name, direction, result, reference[direction]).verdict == Verdict::failed)
-          std::fprintf(stderr, "strategy_cost: %s %s failed on %s\n", strategy.name.c_str(), to_string(direction).c_str(),
-                       format_descriptor(configs[i]).c_str());
+          std::fprintf(stderr, "strategy_cost: %s %s failed on %s\n", strategy.name.c_str(),
+                       to_string(direction).c_str(), format_descriptor(configs[i]).c_str());
       }
       seconds["compare"] += thread_seconds() - start;
     }

@@ -50,8 +50,8 @@ void scan(const G *got_values, const E *want_values, const Tensor &expected, con
       diff.first_mismatch = i;
       diff.problem = finite_mismatch ? fmt::format("got {} at {} where the reference is {}", have,
                                                    format_index(expected.shape(), i), want)
-                                     : fmt::format("error {:.3g} exceeds bound {:.3g} at {}: expected {}, got {}", error,
-                                                   allowed, format_index(expected.shape(), i), want, have);
+                                     : fmt::format("error {:.3g} exceeds bound {:.3g} at {}: expected {}, got {}",
+                                                   error, allowed, format_index(expected.shape(), i), want, have);
     }
     if (ratio > max_ratio || (i == 0 && !std::isnan(ratio))) {
       max_ratio = ratio;

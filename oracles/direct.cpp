@@ -140,7 +140,8 @@ template <class T> void grad_weight(const ConvConfig &c, const T *grad_output, c
             }
           for (int64_t ci = 0; ci < cg; ++ci) sums[static_cast<size_t>(ci)] += image_sums[static_cast<size_t>(ci)];
         }
-        for (int64_t ci = 0; ci < cg; ++ci) grad_filter[((k * cg + ci) * R + r) * S + s] = sums[static_cast<size_t>(ci)];
+        for (int64_t ci = 0; ci < cg; ++ci)
+          grad_filter[((k * cg + ci) * R + r) * S + s] = sums[static_cast<size_t>(ci)];
       }
     }
   }

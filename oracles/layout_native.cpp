@@ -131,7 +131,8 @@ void grad_data_loops(const ConvConfig &c, const T *grad_output, const T *weight,
         std::fill(sums.begin(), sums.end(), T{0});
         for (int64_t a = rows.starts[static_cast<size_t>(h)]; a < rows.starts[static_cast<size_t>(h + 1)]; ++a) {
           const auto [r, p] = rows.pairs[static_cast<size_t>(a)];
-          for (int64_t b = columns.starts[static_cast<size_t>(w)]; b < columns.starts[static_cast<size_t>(w + 1)]; ++b) {
+          const int64_t first_column = columns.starts[static_cast<size_t>(w)];
+          for (int64_t b = first_column; b < columns.starts[static_cast<size_t>(w + 1)]; ++b) {
             const auto [s, q] = columns.pairs[static_cast<size_t>(b)];
             const T *pixel = grad_output + g.output(n, 0, p, q), *taps = weight + g.weight(0, 0, r, s);
             for (int64_t kk = 0; kk < g.kg; ++kk) {

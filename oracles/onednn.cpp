@@ -60,7 +60,8 @@ using Tag = memory::format_tag;
 /// configs, `--strategies onednn`, 0.34 s -> 0.18 s) and two thirds on the blocked path (0.71 s -> 0.45 s).
 const dnnl::engine &cpu_engine() {
   static const dnnl::engine engine = [] {
-    if (std::getenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY") == nullptr && std::getenv("DNNL_PRIMITIVE_CACHE_CAPACITY") == nullptr)
+    if (std::getenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY") == nullptr &&
+        std::getenv("DNNL_PRIMITIVE_CACHE_CAPACITY") == nullptr)
       dnnl::set_primitive_cache_capacity(0);
     return dnnl::engine(dnnl::engine::kind::cpu, 0);
   }();

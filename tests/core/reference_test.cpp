@@ -36,8 +36,12 @@ template <class Visit> void definition(const ConvCase &cc, Direction direction, 
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
   const int64_t P = c.out_height(), Q = c.out_width(), H = c.in_height, W = c.in_width;
   const int64_t R = c.kernel_height, S = c.kernel_width;
-  auto data = [&](int64_t n, int64_t i, int64_t h, int64_t w) { return cc.data.get(((n * c.in_channels + i) * H + h) * W + w); };
-  auto weight = [&](int64_t k, int64_t ci, int64_t r, int64_t s) { return cc.weight.get(((k * cg + ci) * R + r) * S + s); };
+  auto data = [&](int64_t n, int64_t i, int64_t h, int64_t w) {
+    return cc.data.get(((n * c.in_channels + i) * H + h) * W + w);
+  };
+  auto weight = [&](int64_t k, int64_t ci, int64_t r, int64_t s) {
+    return cc.weight.get(((k * cg + ci) * R + r) * S + s);
+  };
   auto grad = [&](int64_t n, int64_t k, int64_t p, int64_t q) {
     return cc.grad_output.get(((n * c.out_channels + k) * P + p) * Q + q);
   };
@@ -118,7 +122,8 @@ std::string difference_from_definition(const ConvCase &c) {
       if (std::abs(value - sum.value) > 1e-12 * sum.abs_sum)
         problem = where + fmt::format("value {} instead of {}", value, sum.value);
       else if (terms != sum.terms) problem = where + fmt::format("{} terms instead of {}", terms, sum.terms);
-      else if (std::abs(bound - want) > 1e-12 * want) problem = where + fmt::format("bound {} instead of {}", bound, want);
+      else if (std::abs(bound - want) > 1e-12 * want)
+        problem = where + fmt::format("bound {} instead of {}", bound, want);
     });
   }
   return problem;

@@ -26,7 +26,8 @@ namespace {
 struct Products {
   std::vector<std::vector<float>> of_element;
   void axpy(int64_t first, int64_t result_stride, const float *x, int64_t x_stride, float w, int64_t count) {
-    for (int64_t j = 0; j < count; ++j) of_element[static_cast<size_t>(first + j * result_stride)].push_back(x[j * x_stride] * w);
+    for (int64_t j = 0; j < count; ++j)
+      of_element[static_cast<size_t>(first + j * result_stride)].push_back(x[j * x_stride] * w);
   }
   void dot(int64_t index, const float *x, const float *y, int64_t y_stride, int64_t count) {
     for (int64_t j = 0; j < count; ++j) of_element[static_cast<size_t>(index)].push_back(x[j] * y[j * y_stride]);

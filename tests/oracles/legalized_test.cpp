@@ -93,7 +93,8 @@ RC_GTEST_PROP(TensorOps, Conv2dIsEachElementsOrderedSumWhateverTheSchedule, ()) 
                 const int64_t h = y * p.stride_height - p.pad_top + r * p.dilation_height;
                 const int64_t v = q * p.stride_width - p.pad_left + s * p.dilation_width;
                 if (h >= 0 && h < H && v >= 0 && v < W)
-                  sum += x[((n * groups * per_group + first_channel + c) * H + h) * W + v] * w[((k * per_group + c) * R + r) * S + s];
+                  sum += x[((n * groups * per_group + first_channel + c) * H + h) * W + v] *
+                         w[((k * per_group + c) * R + r) * S + s];
               }
           RC_ASSERT(out.data<float>()[((n * out_channels + k) * P + y) * Q + q] == sum);
         }

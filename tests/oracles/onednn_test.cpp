@@ -36,8 +36,9 @@ std::vector<std::string> path_disagreements(const ConvCase &conv_case, OnednnPat
   std::vector<std::string> problems;
   for (Direction direction : all_directions) {
     const RunResult &run = runs[static_cast<size_t>(direction)];
-    const Outcome outcome = run.result.empty() ? Outcome{"onednn", direction, Verdict::failed, run.error + run.skipped, {}, {}}
-                                               : judge("onednn", direction, run.result, reference[direction]);
+    const Outcome outcome = run.result.empty()
+                                ? Outcome{"onednn", direction, Verdict::failed, run.error + run.skipped, {}, {}}
+                                : judge("onednn", direction, run.result, reference[direction]);
     if (outcome.verdict == Verdict::failed)
       problems.push_back(fmt::format("{} path {}: {}", to_string(path), to_string(direction), outcome.detail));
   }
