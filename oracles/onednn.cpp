@@ -14,20 +14,19 @@
 //
 // Paths (oracles/onednn.hpp). Every fuzz case has a new shape, and oneDNN pays per shape: primitive descriptors
 // (its dispatcher runs each candidate kernel's setup until one accepts), JIT code generation for the jit kernels
-// and for every reorder, and page-protection changes for the code. Measured on 1000 configs of the default
-// distribution (`convcheck configs --seed 2`, `--strategies onednn`, one thread, each path forced, a loaded
-// 2-core machine), the oneDNN time per float32 case for all three directions, after the one-time ~70 ms JIT of
-// its sgemm kernels that the first gemm-based convolution of a process pays:
-//   plain        ~0.12 ms  (x64:gemm:jit almost always: no per-shape JIT, no reorders)
-//   any_weights  ~0.25 ms  (brgconv / jit for NHWC, gemm for NCHW; weight reorders)
-//   blocked      ~0.40 ms  (jit:avx512_core, jit_dw, jit_1x1, gemm; about six JIT-compiled reorders per case)
+// and for every reorder, and page-protection changes for the code. Measured with every case sent down one path (a
+// local experiment), thread CPU time per config of bench/configs.txt for all three directions, after the one-time
+// JIT of oneDNN's sgemm kernels that the first gemm-based convolution of a process pays (30-100 ms):
+//   plain        0.074 ms  (x64:gemm:jit almost always: no per-shape JIT, no reorders)
+//   any_weights  0.186 ms  (brgconv / jit for NHWC, gemm for NCHW; weight reorders)
+//   blocked      0.202 ms  (jit:avx512_core, jit_dw, jit_1x1, gemm; about six JIT-compiled reorders per case)
 // With every case `blocked`, as before, oneDNN was 40% of convcheck's time. So a case takes `blocked` with
 // probability 1/8, `any_weights` 1/8 and `plain` 3/4, decided by a hash of (seed, case index): over a campaign
 // every path and kernel family keeps being fuzzed with the full config distribution (a nightly 100k-case run sends
-// 12.5k cases down each JIT path), at under half the cost. The plain path gets its weights in the layout oneDNN's
-// plain kernels read, not the case's weight layout, because oneDNN serves OHWI, or HWIO with NCHW data, only from
-// its reference implementation (ref:any), which is not what frameworks run. Reorders, in the two other paths,
-// are part of what is tested.
+// 12.5k cases down each JIT path), at about half the cost (0.104 ms). The plain path gets its weights in the layout
+// oneDNN's plain kernels read, not the case's weight layout, because oneDNN serves OHWI, or HWIO with NCHW data,
+// only from its reference implementation (ref:any), which is not what frameworks run. Reorders, in the two other
+// paths, are part of what is tested.
 
 #include "oracles/onednn.hpp"
 
