@@ -20,8 +20,9 @@ By default the configs are driven as a Hypothesis property over indexes into the
 (st.integers(0, n - 1), max_examples = n, derandomize, no database, no deadline); Hypothesis repeats some
 indexes and leaves others out, so `cases` counts the DISTINCT configs it verified and `examples` the property
 calls. --plain instead loops over every config exactly once, the fairest comparison. Either way the last line
-of stdout is one JSON object: {"harness", "cases", "seconds", "cases_per_s", "failures", ...}, where `seconds`
-is the verification loop only (after imports and parsing). Exit status 0 all agreed, 1 a mismatch, 2 bad input.
+of stdout is one JSON object: {"harness", "cases", "seconds", "cases_per_s", "cpu_seconds", "failures", ...}, where
+`seconds` is the verification loop only (after imports and parsing) and `cpu_seconds` that loop's thread CPU time
+(with one torch thread, all of its work). Exit status 0 all agreed, 1 a mismatch, 2 bad input.
 
 Run it with Debian's /usr/bin/python3 (python3-torch, python3-hypothesis, numpy).
 """
@@ -188,13 +189,14 @@ def main():
         importlib.import_module("hypothesis")  # importing it, like torch, is not part of `seconds`
     torch.set_num_threads(args.threads)
     failed = {}
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.thread_time()
     cases, examples = (run_plain if args.plain else run_hypothesis)(configs, args, failed)
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, time.thread_time() - cpu_start
     for index, directions in sorted(failed.items()):
         print(f"torch_peer: mismatch: case {index} {configs[index]['text']}: {', '.join(directions)}", file=sys.stderr)
     print(json.dumps({"harness": "torch-plain" if args.plain else "torch-hypothesis", "cases": cases,
                       "examples": examples, "seconds": round(seconds, 4), "cases_per_s": round(cases / seconds, 2),
+                      "cpu_seconds": round(cpu_seconds, 4),
                       "failures": len(failed), "threads": args.threads,
                       "tolerance": f"allclose rtol={args.rtol:g} atol={args.atol:g}"}))
     return 1 if failed else 0

@@ -1,5 +1,6 @@
 #include "core/layout.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace convcheck {
@@ -27,6 +28,22 @@ Permutation weight_perm(WeightLayout layout) {
 
 } // namespace
 
+Shape data_shape_in(const Shape &nchw, DataLayout layout) {
+  assert(nchw.size() == 4);
+  if (layout == DataLayout::nhwc) return {nchw[0], nchw[2], nchw[3], nchw[1]};
+  return nchw;
+}
+
+Shape weight_shape_in(const Shape &oihw, WeightLayout layout) {
+  assert(oihw.size() == 4);
+  switch (layout) {
+  case WeightLayout::hwio: return {oihw[2], oihw[3], oihw[1], oihw[0]};
+  case WeightLayout::ohwi: return {oihw[0], oihw[2], oihw[3], oihw[1]};
+  case WeightLayout::oihw: break;
+  }
+  return oihw;
+}
+
 Tensor permute(const Tensor &tensor, const Permutation &perm) {
   const Shape &in = tensor.shape();
   assert(in.size() == 4);
@@ -36,15 +53,28 @@ Tensor permute(const Tensor &tensor, const Permutation &perm) {
   const std::array<int64_t, 4> in_strides{in[1] * in[2] * in[3], in[2] * in[3], in[3], 1};
   std::array<int64_t, 4> stride{};
   for (size_t i = 0; i < 4; ++i) stride[i] = in_strides[static_cast<size_t>(perm[i])];
-  Tensor result(tensor.dtype(), out_shape);
+  // When the axes that move all have extent 1 (NCHW <-> NHWC with one channel, say), the bytes keep their order.
+  int64_t expected_stride = 1;
+  bool same_order = true;
+  for (size_t i = 4; i-- > 0;)
+    if (out_shape[i] > 1) {
+      same_order = same_order && stride[i] == expected_stride;
+      expected_stride *= out_shape[i];
+    }
+  if (same_order) return tensor.clone().reshaped(out_shape);
+  Tensor result = Tensor::uninitialized(tensor.dtype(), out_shape);
   visit_typed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     const T *src = tensor.data<T>();
+    const int64_t run = out_shape[3];
     for (int64_t a = 0; a < out_shape[0]; ++a)
       for (int64_t b = 0; b < out_shape[1]; ++b)
-        for (int64_t c = 0; c < out_shape[2]; ++c)
-          for (int64_t d = 0; d < out_shape[3]; ++d)
-            *out++ = src[a * stride[0] + b * stride[1] + c * stride[2] + d * stride[3]];
+        for (int64_t c = 0; c < out_shape[2]; ++c, out += run) {
+          const T *from = src + a * stride[0] + b * stride[1] + c * stride[2];
+          if (stride[3] == 1) std::copy(from, from + run, out); // the innermost axis stays innermost
+          else
+            for (int64_t d = 0; d < run; ++d) out[d] = from[d * stride[3]];
+        }
   });
   return result;
 }

@@ -12,6 +12,11 @@ namespace convcheck {
 
 using Permutation = std::array<int, 4>;
 
+/// The shape a canonical [N, C, H, W] tensor has in `layout` ([N, H, W, C] for NHWC).
+Shape data_shape_in(const Shape &nchw, DataLayout layout);
+/// The shape a canonical [K, C/G, R, S] weight has in `layout` ([R, S, C/G, K] for HWIO, [K, R, S, C/G] for OHWI).
+Shape weight_shape_in(const Shape &oihw, WeightLayout layout);
+
 /// Permutes the axes of a 4-D tensor.
 Tensor permute(const Tensor &tensor, const Permutation &perm);
 

@@ -1,5 +1,8 @@
 #include "core/tensor.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -13,19 +16,28 @@ int64_t element_count(const Shape &shape) {
 
 std::string format_shape(const Shape &shape) { return fmt::format("[{}]", fmt::join(shape, ", ")); }
 
-Tensor::Tensor(DType dtype, Shape shape) : shape_(std::move(shape)) {
-  const auto count = static_cast<size_t>(element_count(shape_));
-  if (dtype == DType::float32) storage_ = std::vector<float>(count);
-  else storage_ = std::vector<double>(count);
+Tensor::Tensor(DType dtype, Shape shape) : Tensor(uninitialized(dtype, std::move(shape))) {
+  // All-zero bytes are +0.0 in IEEE float and double.
+  visit_typed(*this, [this](auto *values) { std::memset(values, 0, static_cast<size_t>(size_) * sizeof(*values)); });
+}
+
+Tensor Tensor::uninitialized(DType dtype, Shape shape) {
+  Tensor tensor;
+  tensor.shape_ = std::move(shape);
+  tensor.size_ = element_count(tensor.shape_);
+  const auto count = static_cast<size_t>(tensor.size_);
+  if (dtype == DType::float32) tensor.storage_ = Buffer<float>(count);
+  else tensor.storage_ = Buffer<double>(count);
+  return tensor;
 }
 
 Tensor Tensor::cast(DType dtype) const {
-  Tensor result(dtype, shape_);
-  const int64_t count = size();
-  visit_typed(result, [&](auto *out) {
-    using T = std::remove_pointer_t<decltype(out)>;
-    for (int64_t i = 0; i < count; ++i) out[i] = static_cast<T>(get(i));
-  });
+  Tensor result = uninitialized(dtype, shape_);
+  std::visit(
+      [&result](const auto &in) {
+        visit_typed(result, [&in](auto *out) { std::copy(in.begin(), in.end(), out); }); // converts per element
+      },
+      storage_);
   return result;
 }
 
@@ -34,6 +46,7 @@ Tensor Tensor::reshaped(Shape shape) const & { return clone().reshaped(std::move
 Tensor Tensor::reshaped(Shape shape) && {
   assert(element_count(shape) == size());
   shape_ = std::move(shape);
+  size_ = element_count(shape_);
   return std::move(*this);
 }
 

@@ -4,7 +4,9 @@
 
 #include <cassert>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -17,25 +19,43 @@ int64_t element_count(const Shape &shape);
 /// "[2, 3, 4, 5]".
 std::string format_shape(const Shape &shape);
 
+/// std::allocator, except that it leaves new elements uninitialised (default-initialised): a tensor that is
+/// about to be overwritten element by element is then not zeroed first.
+template <class T> struct UninitializedAllocator : std::allocator<T> {
+  template <class U> struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <class U> UninitializedAllocator(const UninitializedAllocator<U> &) {}
+  template <class U, class... Args> void construct(U *p, Args &&...args) {
+    if constexpr (sizeof...(Args) == 0) ::new (static_cast<void *>(p)) U;
+    else ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
 class Tensor {
 public:
+  template <class T> using Buffer = std::vector<T, UninitializedAllocator<T>>;
+
   Tensor() = default;
   /// A zero-filled tensor.
   Tensor(DType dtype, Shape shape);
+  /// A tensor whose elements hold no particular values: every one must be written before it is read.
+  static Tensor uninitialized(DType dtype, Shape shape);
 
-  DType dtype() const { return std::holds_alternative<std::vector<float>>(storage_) ? DType::float32 : DType::float64; }
+  DType dtype() const { return std::holds_alternative<Buffer<float>>(storage_) ? DType::float32 : DType::float64; }
   const Shape &shape() const { return shape_; }
-  int64_t size() const { return element_count(shape_); }
+  int64_t size() const { return size_; }
   bool empty() const { return shape_.empty(); }
 
   /// Typed access; T must match dtype().
   template <class T> T *data() {
-    assert(std::holds_alternative<std::vector<T>>(storage_));
-    return std::get<std::vector<T>>(storage_).data();
+    assert(std::holds_alternative<Buffer<T>>(storage_));
+    return std::get<Buffer<T>>(storage_).data();
   }
   template <class T> const T *data() const {
-    assert(std::holds_alternative<std::vector<T>>(storage_));
-    return std::get<std::vector<T>>(storage_).data();
+    assert(std::holds_alternative<Buffer<T>>(storage_));
+    return std::get<Buffer<T>>(storage_).data();
   }
 
   /// Element i (flat, row-major) widened to double, whatever the dtype.
@@ -51,15 +71,31 @@ public:
   Tensor reshaped(Shape shape) &&;
   Tensor clone() const { return *this; }
 
-  Tensor(Tensor &&) = default;
-  Tensor &operator=(Tensor &&) = default;
+  // A moved-from tensor is empty (rank 0), like a default one.
+  Tensor(Tensor &&other) noexcept
+      : shape_(std::move(other.shape_)), size_(other.size_), storage_(std::move(other.storage_)) {
+    other.forget();
+  }
+  Tensor &operator=(Tensor &&other) noexcept {
+    if (this == &other) return *this;
+    shape_ = std::move(other.shape_);
+    size_ = other.size_;
+    storage_ = std::move(other.storage_);
+    other.forget();
+    return *this;
+  }
 
 private:
+  void forget() {
+    shape_.clear();
+    size_ = 1;
+  }
   Tensor(const Tensor &) = default;
   Tensor &operator=(const Tensor &) = default;
 
   Shape shape_;
-  std::variant<std::vector<float>, std::vector<double>> storage_;
+  int64_t size_ = 1; // element_count(shape_), asked for in hot loops
+  std::variant<Buffer<float>, Buffer<double>> storage_;
 };
 
 /// Calls f(T*) / f(const T*) with the tensor's element type.

@@ -9,13 +9,17 @@
 //   grad_weight[k,c,r,s] = sum_{n,p,q} grad_output[n,k,p,q] * data[n, g*C/G + c, p*sh - pt + r*dh, q*sw - pl + s*dw]
 //
 // with g = k / (K/G). Forward and grad_data sum taps outermost and channels innermost, where the naive loops sum
-// channels outermost, so they round in a genuinely different order. The in-range taps are found by solving the
-// index inequality once per row or column (`inside`) instead of testing every tap, which is a second derivation
-// of the padding arithmetic as well.
+// channels outermost, so they round in a genuinely different order. The in-range taps of forward and grad_weight
+// are found by solving the index inequality once per row or column (`inside`) instead of testing every tap, which
+// is a second derivation of the padding arithmetic as well; grad_data's gather reads core/index_span.hpp's table
+// of the taps that read each input row and column.
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
+#include "core/index_span.hpp"
 #include "core/strategy.hpp"
 
 namespace convcheck {
@@ -37,40 +41,42 @@ IndexRange inside(int64_t offset, int64_t step, int64_t count, int64_t size) {
   return {first, std::max(first, last)};
 }
 
-/// Output-stationary forward: for each output element, taps (r, s) outer, input channels innermost.
+/// Output-stationary forward: each output element sums taps (r, s) outer, input channels innermost. A whole output
+/// row is computed together, as direct kernels tile the output: for one (r, s, c), every element of the row whose
+/// tap lands inside gets its product, in the same per-element order.
 template <class T> void forward(const ConvConfig &c, const T *data, const T *weight, T *output) {
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
   const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
   const int64_t P = c.out_height(), Q = c.out_width(), channel_stride = H * W;
+  std::vector<IndexRange> columns(static_cast<size_t>(S)); // for tap s, the q with 0 <= q*sw - pl + s*dw < W
+  for (int64_t s = 0; s < S; ++s)
+    columns[static_cast<size_t>(s)] = inside(s * c.dilation_width - c.pad_left, c.stride_width, Q, W);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t k = 0; k < c.out_channels; ++k) {
       const T *group_data = data + (n * c.in_channels + (k / kg) * cg) * channel_stride;
       const T *filter = weight + k * cg * R * S;
       for (int64_t p = 0; p < P; ++p) {
-        const int64_t top = p * c.stride_height - c.pad_top; // input row of tap r = 0
+        T *row = output + ((n * c.out_channels + k) * P + p) * Q; // zero-filled
+        const int64_t top = p * c.stride_height - c.pad_top;     // input row of tap r = 0
         const IndexRange rows = inside(top, c.dilation_height, R, H);
-        for (int64_t q = 0; q < Q; ++q) {
-          const int64_t left = q * c.stride_width - c.pad_left;
-          const IndexRange cols = inside(left, c.dilation_width, S, W);
-          T sum{0};
-          for (int64_t r = rows.first; r < rows.last; ++r)
-            for (int64_t s = cols.first; s < cols.last; ++s) {
-              const T *pixel = group_data + (top + r * c.dilation_height) * W + left + s * c.dilation_width;
-              for (int64_t ci = 0; ci < cg; ++ci) sum += pixel[ci * channel_stride] * filter[(ci * R + r) * S + s];
+        for (int64_t r = rows.first; r < rows.last; ++r)
+          for (int64_t s = 0; s < S; ++s) {
+            const IndexRange qs = columns[static_cast<size_t>(s)];
+            // Input column of output column q: q*sw + offset; an index, not a pointer, as it may be negative.
+            const int64_t offset = (top + r * c.dilation_height) * W - c.pad_left + s * c.dilation_width;
+            for (int64_t ci = 0; ci < cg; ++ci) {
+              const T tap = filter[(ci * R + r) * S + s];
+              const T *plane = group_data + ci * channel_stride;
+              if (c.stride_width == 1) {
+#pragma omp simd // q indexes different output elements; each keeps its own order
+                for (int64_t q = qs.first; q < qs.last; ++q) row[q] += plane[offset + q] * tap;
+              } else {
+                for (int64_t q = qs.first; q < qs.last; ++q) row[q] += plane[offset + q * c.stride_width] * tap;
+              }
             }
-          output[((n * c.out_channels + k) * P + p) * Q + q] = sum;
-        }
+          }
       }
     }
-}
-
-/// The output position a tap reads into grad_output for an input position, or -1 when it reads none: the tap
-/// lands on in_pos iff in_pos + pad - tap*dilation = out*stride for some out in [0, out_size).
-int64_t gathered_output(int64_t in_pos, int64_t pad, int64_t tap, int64_t dilation, int64_t stride,
-                        int64_t out_size) {
-  const int64_t scaled = in_pos + pad - tap * dilation;
-  if (scaled < 0 || scaled % stride != 0 || scaled / stride >= out_size) return -1;
-  return scaled / stride;
 }
 
 /// Gathering grad_data: each input element sums the taps that read it, (r, s) outer, output channels innermost.
@@ -78,6 +84,9 @@ template <class T> void grad_data(const ConvConfig &c, const T *grad_output, con
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
   const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
   const int64_t P = c.out_height(), Q = c.out_width();
+  // The (tap, output position) pairs that read each input row and column: h + pt - r*dh = p*sh, exactly.
+  const TapReaders rows = tap_readers(H, R, P, c.stride_height, c.pad_top, c.dilation_height);
+  const TapReaders columns = tap_readers(W, S, Q, c.stride_width, c.pad_left, c.dilation_width);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t i = 0; i < c.in_channels; ++i) {
       const int64_t g = i / cg, ci = i % cg;
@@ -86,12 +95,11 @@ template <class T> void grad_data(const ConvConfig &c, const T *grad_output, con
       for (int64_t h = 0; h < H; ++h)
         for (int64_t w = 0; w < W; ++w) {
           T sum{0};
-          for (int64_t r = 0; r < R; ++r) {
-            const int64_t p = gathered_output(h, c.pad_top, r, c.dilation_height, c.stride_height, P);
-            if (p < 0) continue;
-            for (int64_t s = 0; s < S; ++s) {
-              const int64_t q = gathered_output(w, c.pad_left, s, c.dilation_width, c.stride_width, Q);
-              if (q < 0) continue;
+          for (int64_t a = rows.starts[static_cast<size_t>(h)]; a < rows.starts[static_cast<size_t>(h + 1)]; ++a) {
+            const auto [r, p] = rows.pairs[static_cast<size_t>(a)];
+            for (int64_t b = columns.starts[static_cast<size_t>(w)]; b < columns.starts[static_cast<size_t>(w + 1)];
+                 ++b) {
+              const auto [s, q] = columns.pairs[static_cast<size_t>(b)];
               for (int64_t kk = 0; kk < kg; ++kk)
                 sum += group_grad[(kk * P + p) * Q + q] * group_weight[(kk * cg * R + r) * S + s];
             }
@@ -102,36 +110,41 @@ template <class T> void grad_data(const ConvConfig &c, const T *grad_output, con
 }
 
 /// Direct wgrad: each weight element sums over (n, p, q), visiting only the output positions whose tap is inside.
+/// One partial sum per image, reduced at the end, as split-K direct wgrad kernels reduce over the batch; this also
+/// makes the rounding differ from naive's single running sum. The C/G input channels of a group share every
+/// grad_output value, so their sums run together (`image_sums`, `sums`), each in its own (n, p, q) order.
 template <class T> void grad_weight(const ConvConfig &c, const T *grad_output, const T *data, T *grad_filter) {
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
   const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
   const int64_t P = c.out_height(), Q = c.out_width();
-  for (int64_t k = 0; k < c.out_channels; ++k)
-    for (int64_t ci = 0; ci < cg; ++ci) {
-      const int64_t i = (k / kg) * cg + ci;
-      for (int64_t r = 0; r < R; ++r) {
-        // h = p*sh + (r*dh - pt): the same inequality as forward's, solved for p instead of r.
-        const int64_t top = r * c.dilation_height - c.pad_top;
-        const IndexRange rows = inside(top, c.stride_height, P, H);
-        for (int64_t s = 0; s < S; ++s) {
-          const int64_t left = s * c.dilation_width - c.pad_left;
-          const IndexRange cols = inside(left, c.stride_width, Q, W);
-          // One partial sum per image, reduced at the end, as split-K direct wgrad kernels reduce over the
-          // batch; this also makes the rounding differ from naive's single running sum.
-          T sum{0};
-          for (int64_t n = 0; n < c.batch; ++n) {
-            const T *plane = data + (n * c.in_channels + i) * H * W;
-            const T *grad_plane = grad_output + (n * c.out_channels + k) * P * Q;
-            T image_sum{0};
-            for (int64_t p = rows.first; p < rows.last; ++p)
-              for (int64_t q = cols.first; q < cols.last; ++q)
-                image_sum += grad_plane[p * Q + q] * plane[(p * c.stride_height + top) * W + q * c.stride_width + left];
-            sum += image_sum;
-          }
-          grad_filter[((k * cg + ci) * R + r) * S + s] = sum;
+  std::vector<T> sums(static_cast<size_t>(cg)), image_sums(static_cast<size_t>(cg));
+  for (int64_t k = 0; k < c.out_channels; ++k) {
+    const int64_t first_channel = (k / kg) * cg;
+    for (int64_t r = 0; r < R; ++r) {
+      // h = p*sh + (r*dh - pt): the same inequality as forward's, solved for p instead of r.
+      const int64_t top = r * c.dilation_height - c.pad_top;
+      const IndexRange rows = inside(top, c.stride_height, P, H);
+      for (int64_t s = 0; s < S; ++s) {
+        const int64_t left = s * c.dilation_width - c.pad_left;
+        const IndexRange cols = inside(left, c.stride_width, Q, W);
+        std::fill(sums.begin(), sums.end(), T{0});
+        for (int64_t n = 0; n < c.batch; ++n) {
+          const T *grad_plane = grad_output + (n * c.out_channels + k) * P * Q;
+          const T *planes = data + (n * c.in_channels + first_channel) * H * W;
+          std::fill(image_sums.begin(), image_sums.end(), T{0});
+          for (int64_t p = rows.first; p < rows.last; ++p)
+            for (int64_t q = cols.first; q < cols.last; ++q) {
+              const T grad = grad_plane[p * Q + q];
+              const int64_t at = (p * c.stride_height + top) * W + q * c.stride_width + left;
+              for (int64_t ci = 0; ci < cg; ++ci) image_sums[static_cast<size_t>(ci)] += grad * planes[ci * H * W + at];
+            }
+          for (int64_t ci = 0; ci < cg; ++ci) sums[static_cast<size_t>(ci)] += image_sums[static_cast<size_t>(ci)];
         }
+        for (int64_t ci = 0; ci < cg; ++ci)
+          grad_filter[((k * cg + ci) * R + r) * S + s] = sums[static_cast<size_t>(ci)];
       }
     }
+  }
 }
 
 template <class T> Tensor direct_typed(const ConvCase &cc, Direction direction) {

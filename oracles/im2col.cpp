@@ -28,6 +28,8 @@
 
 #include "core/strategy.hpp"
 
+extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
+
 namespace convcheck {
 
 namespace {
@@ -63,6 +65,18 @@ void use_single_threaded_blas() {
   }();
   (void)done;
 }
+
+/// OpenBLAS (pthread build) also starts a worker thread per extra core when the library loads, and a worker spins
+/// (sched_yield) for a while before it sleeps. convcheck never hands a GEMM to them, so they are stopped as the
+/// program starts: spinning, a worker takes the other core, and merely existing as a second thread of the process,
+/// it makes every page-protection change (oneDNN's JIT code, large frees) interrupt that core to flush its TLB,
+/// which a virtual machine under load pays dearly (measured: 10-20% of a one-thread campaign's loop time).
+/// blas_thread_shutdown_ is the pthread build's own fork handler; weak, so an OpenMP build, without it, links too.
+const bool blas_workers_stopped = [] {
+  use_single_threaded_blas();
+  if (blas_thread_shutdown_ != nullptr) blas_thread_shutdown_();
+  return true;
+}();
 
 /// Row-major C[m, n] = op(A) x op(B) + beta * C, dispatched to sgemm or dgemm by element type.
 template <class T>

@@ -14,12 +14,16 @@
 
 #include "oracles/layout_native.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "core/layout.hpp"
+#include "core/index_span.hpp"
 #include "core/strategy.hpp"
 
 namespace convcheck {
@@ -33,6 +37,9 @@ template <DataLayout L> struct DataOffset {
     if constexpr (L == DataLayout::nhwc) return ((n * height + h) * width + w) * channels + c; // [N, H, W, C]
     else return ((n * channels + c) * height + h) * width + w;                                  // [N, C, H, W]
   }
+  /// How far apart neighbouring channels and neighbouring columns lie in L.
+  int64_t channel_step() const { return (*this)(0, 1, 0, 0); }
+  int64_t column_step() const { return (*this)(0, 0, 0, 1); }
 };
 
 /// Offset of element (k, c, r, s) of a weight-shaped buffer (weight, grad_weight) held in L; c is within the group.
@@ -43,89 +50,132 @@ template <WeightLayout L> struct WeightOffset {
     else if constexpr (L == WeightLayout::ohwi) return ((k * kernel_height + r) * kernel_width + s) * in_per_group + c;
     else return ((k * in_per_group + c) * kernel_height + r) * kernel_width + s;
   }
+  /// How far apart neighbouring output and neighbouring input channels lie in L.
+  int64_t out_step() const { return (*this)(1, 0, 0, 0); }
+  int64_t in_step() const { return (*this)(0, 1, 0, 0); }
 };
 
-/// The three addressings of one config: input-data-shaped, output-shaped and weight-shaped buffers.
-template <DataLayout DL, WeightLayout WL> struct Offsets {
-  explicit Offsets(const ConvConfig &c)
-      : data{c.in_channels, c.in_height, c.in_width}, output{c.out_channels, c.out_height(), c.out_width()},
-        weight{c.out_channels, c.in_channels_per_group(), c.kernel_height, c.kernel_width} {}
+/// One config's geometry, read once (ConvConfig computes P and Q on every call), and the three addressings:
+/// input-data-shaped, output-shaped and weight-shaped buffers.
+template <DataLayout DL, WeightLayout WL> struct Geometry {
+  explicit Geometry(const ConvConfig &c)
+      : N(c.batch), C(c.in_channels), K(c.out_channels), H(c.in_height), W(c.in_width), P(c.out_height()),
+        Q(c.out_width()), R(c.kernel_height), S(c.kernel_width), cg(c.in_channels_per_group()),
+        kg(c.out_channels_per_group()), sh(c.stride_height), sw(c.stride_width), dh(c.dilation_height),
+        dw(c.dilation_width), pt(c.pad_top), pl(c.pad_left), data{C, H, W}, output{K, P, Q}, weight{K, cg, R, S} {}
+  int64_t N, C, K, H, W, P, Q, R, S, cg, kg, sh, sw, dh, dw, pt, pl;
   DataOffset<DL> data, output;
   WeightOffset<WL> weight;
 };
 
+// Per element, the products are summed r and s outer, channels innermost, as channels-last kernels sum. Like those
+// kernels, the loops keep every channel of a pixel in flight together (`sums`): each element still adds its
+// products one by one in that order, but the additions of different channels are independent, so they overlap,
+// and the loop over channels is long even when groups are small (depthwise). A channel's group decides which
+// channels of the other tensor it reads (`group_offsets`). Which taps are in range depends on one coordinate each,
+// so it is worked out per row and per column (core/index_span.hpp).
+
+/// Per channel j of the `count` in flight, `steps[j]` = the offset of its group's first channel on the other side.
+std::vector<int64_t> group_offsets(int64_t count, int64_t per_group, int64_t other_per_group, int64_t step) {
+  std::vector<int64_t> offsets(static_cast<size_t>(count));
+  for (int64_t j = 0; j < count; ++j) offsets[static_cast<size_t>(j)] = (j / per_group) * other_per_group * step;
+  return offsets;
+}
+
+// output[n, k, p, q] for all k of a pixel: sums[k] += data[n, group(k)*C/G + ci, h, w] * weight[k, ci, r, s].
 template <class T, DataLayout DL, WeightLayout WL>
 void forward_loops(const ConvConfig &c, const T *data, const T *weight, T *output) {
-  const Offsets<DL, WL> at(c);
-  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
-  for (int64_t n = 0; n < c.batch; ++n)
-    for (int64_t p = 0; p < c.out_height(); ++p)
-      for (int64_t q = 0; q < c.out_width(); ++q)
-        for (int64_t k = 0; k < c.out_channels; ++k) {
-          const int64_t first_channel = (k / kg) * cg;
-          T sum{};
-          for (int64_t r = 0; r < c.kernel_height; ++r) {
-            const int64_t h = p * c.stride_height - c.pad_top + r * c.dilation_height;
-            if (h < 0 || h >= c.in_height) continue;
-            for (int64_t s = 0; s < c.kernel_width; ++s) {
-              const int64_t w = q * c.stride_width - c.pad_left + s * c.dilation_width;
-              if (w < 0 || w >= c.in_width) continue;
-              for (int64_t ci = 0; ci < cg; ++ci)
-                sum += data[at.data(n, first_channel + ci, h, w)] * weight[at.weight(k, ci, r, s)];
+  const Geometry<DL, WL> g(c);
+  const int64_t data_step = g.data.channel_step(), in_step = g.weight.in_step(), out_step = g.weight.out_step();
+  const int64_t result_step = g.output.channel_step();
+  const std::vector<int64_t> first_input = group_offsets(g.K, g.kg, g.cg, data_step);
+  std::vector<T> sums(static_cast<size_t>(g.K));
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t p = 0; p < g.P; ++p) {
+      const IndexSpan rows = in_range(p * g.sh - g.pt, g.dh, g.R, g.H);
+      for (int64_t q = 0; q < g.Q; ++q) {
+        const IndexSpan columns = in_range(q * g.sw - g.pl, g.dw, g.S, g.W);
+        std::fill(sums.begin(), sums.end(), T{0});
+        for (int64_t r = rows.first; r < rows.last; ++r)
+          for (int64_t s = columns.first; s < columns.last; ++s) {
+            const T *pixel = data + g.data(n, 0, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw);
+            const T *taps = weight + g.weight(0, 0, r, s);
+            for (int64_t ci = 0; ci < g.cg; ++ci) {
+              const T *x = pixel + ci * data_step, *y = taps + ci * in_step;
+              for (int64_t k = 0; k < g.K; ++k)
+                sums[static_cast<size_t>(k)] += x[first_input[static_cast<size_t>(k)]] * y[k * out_step];
             }
           }
-          output[at.output(n, k, p, q)] = sum;
-        }
+        T *result = output + g.output(n, 0, p, q);
+        for (int64_t k = 0; k < g.K; ++k) result[k * result_step] = sums[static_cast<size_t>(k)];
+      }
+    }
 }
 
+// grad_data[n, i, h, w] for all i of a pixel: sums[i] += grad_output[n, group(i)*K/G + kk, p, q] * weight[group(i)*K/G
+// + kk, i % (C/G), r, s], over the (r, p) and (s, q) that read (h, w).
 template <class T, DataLayout DL, WeightLayout WL>
 void grad_data_loops(const ConvConfig &c, const T *grad_output, const T *weight, T *grad_data) {
-  const Offsets<DL, WL> at(c);
-  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
-  for (int64_t n = 0; n < c.batch; ++n)
-    for (int64_t h = 0; h < c.in_height; ++h)
-      for (int64_t w = 0; w < c.in_width; ++w)
-        for (int64_t i = 0; i < c.in_channels; ++i) {
-          const int64_t group = i / cg, ci = i % cg;
-          T sum{};
-          for (int64_t r = 0; r < c.kernel_height; ++r) {
-            // h = p*sh - pt + r*dh solved for p; only exact, in-range quotients are taps.
-            const int64_t ph = h + c.pad_top - r * c.dilation_height;
-            if (ph < 0 || ph % c.stride_height != 0 || ph / c.stride_height >= c.out_height()) continue;
-            for (int64_t s = 0; s < c.kernel_width; ++s) {
-              const int64_t qw = w + c.pad_left - s * c.dilation_width;
-              if (qw < 0 || qw % c.stride_width != 0 || qw / c.stride_width >= c.out_width()) continue;
-              const int64_t p = ph / c.stride_height, q = qw / c.stride_width;
-              for (int64_t k = group * kg; k < (group + 1) * kg; ++k)
-                sum += grad_output[at.output(n, k, p, q)] * weight[at.weight(k, ci, r, s)];
+  const Geometry<DL, WL> g(c);
+  const int64_t grad_step = g.output.channel_step(), in_step = g.weight.in_step(), out_step = g.weight.out_step();
+  const int64_t result_step = g.data.channel_step();
+  const TapReaders rows = tap_readers(g.H, g.R, g.P, g.sh, g.pt, g.dh);
+  const TapReaders columns = tap_readers(g.W, g.S, g.Q, g.sw, g.pl, g.dw);
+  const std::vector<int64_t> first_grad = group_offsets(g.C, g.cg, g.kg, grad_step);
+  std::vector<int64_t> first_weight = group_offsets(g.C, g.cg, g.kg, out_step);
+  for (int64_t i = 0; i < g.C; ++i) first_weight[static_cast<size_t>(i)] += (i % g.cg) * in_step;
+  std::vector<T> sums(static_cast<size_t>(g.C));
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t h = 0; h < g.H; ++h)
+      for (int64_t w = 0; w < g.W; ++w) {
+        std::fill(sums.begin(), sums.end(), T{0});
+        for (int64_t a = rows.starts[static_cast<size_t>(h)]; a < rows.starts[static_cast<size_t>(h + 1)]; ++a) {
+          const auto [r, p] = rows.pairs[static_cast<size_t>(a)];
+          const int64_t first_column = columns.starts[static_cast<size_t>(w)];
+          for (int64_t b = first_column; b < columns.starts[static_cast<size_t>(w + 1)]; ++b) {
+            const auto [s, q] = columns.pairs[static_cast<size_t>(b)];
+            const T *pixel = grad_output + g.output(n, 0, p, q), *taps = weight + g.weight(0, 0, r, s);
+            for (int64_t kk = 0; kk < g.kg; ++kk) {
+              const T *x = pixel + kk * grad_step, *y = taps + kk * out_step;
+              for (int64_t i = 0; i < g.C; ++i)
+                sums[static_cast<size_t>(i)] +=
+                    x[first_grad[static_cast<size_t>(i)]] * y[first_weight[static_cast<size_t>(i)]];
             }
           }
-          grad_data[at.data(n, i, h, w)] = sum;
         }
+        T *result = grad_data + g.data(n, 0, h, w);
+        for (int64_t i = 0; i < g.C; ++i) result[i * result_step] = sums[static_cast<size_t>(i)];
+      }
 }
 
+// grad_weight[k, ci, r, s] for all k: sums[k] += data[n, group(k)*C/G + ci, h, w] * grad_output[n, k, p, q], over
+// (n, p, q) in order.
 template <class T, DataLayout DL, WeightLayout WL>
 void grad_weight_loops(const ConvConfig &c, const T *grad_output, const T *data, T *grad_weight) {
-  const Offsets<DL, WL> at(c);
-  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
-  for (int64_t r = 0; r < c.kernel_height; ++r)
-    for (int64_t s = 0; s < c.kernel_width; ++s)
-      for (int64_t ci = 0; ci < cg; ++ci)
-        for (int64_t k = 0; k < c.out_channels; ++k) {
-          const int64_t i = (k / kg) * cg + ci;
-          T sum{};
-          for (int64_t n = 0; n < c.batch; ++n)
-            for (int64_t p = 0; p < c.out_height(); ++p) {
-              const int64_t h = p * c.stride_height - c.pad_top + r * c.dilation_height;
-              if (h < 0 || h >= c.in_height) continue;
-              for (int64_t q = 0; q < c.out_width(); ++q) {
-                const int64_t w = q * c.stride_width - c.pad_left + s * c.dilation_width;
-                if (w < 0 || w >= c.in_width) continue;
-                sum += grad_output[at.output(n, k, p, q)] * data[at.data(n, i, h, w)];
-              }
+  const Geometry<DL, WL> g(c);
+  const int64_t grad_step = g.output.channel_step(), data_step = g.data.channel_step();
+  const int64_t result_step = g.weight.out_step();
+  const std::vector<int64_t> first_input = group_offsets(g.K, g.kg, g.cg, data_step);
+  std::vector<T> sums(static_cast<size_t>(g.K));
+  for (int64_t r = 0; r < g.R; ++r) {
+    const IndexSpan rows = in_range(r * g.dh - g.pt, g.sh, g.P, g.H); // output rows p whose tap r is inside
+    for (int64_t s = 0; s < g.S; ++s) {
+      const IndexSpan columns = in_range(s * g.dw - g.pl, g.sw, g.Q, g.W);
+      for (int64_t ci = 0; ci < g.cg; ++ci) {
+        std::fill(sums.begin(), sums.end(), T{0});
+        for (int64_t n = 0; n < g.N; ++n)
+          for (int64_t p = rows.first; p < rows.last; ++p)
+            for (int64_t q = columns.first; q < columns.last; ++q) {
+              const T *x = data + g.data(n, ci, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw);
+              const T *y = grad_output + g.output(n, 0, p, q);
+              for (int64_t k = 0; k < g.K; ++k)
+                sums[static_cast<size_t>(k)] += x[first_input[static_cast<size_t>(k)]] * y[k * grad_step];
             }
-          grad_weight[at.weight(k, ci, r, s)] = sum;
-        }
+        T *result = grad_weight + g.weight(0, ci, r, s);
+        for (int64_t k = 0; k < g.K; ++k) result[k * result_step] = sums[static_cast<size_t>(k)];
+      }
+    }
+  }
 }
 
 template <DataLayout L> using DataTag = std::integral_constant<DataLayout, L>;
@@ -206,22 +256,6 @@ const Registration case_layouts{{
 }};
 
 } // namespace
-
-Shape data_shape_in(const Shape &nchw, DataLayout layout) {
-  assert(nchw.size() == 4);
-  if (layout == DataLayout::nhwc) return {nchw[0], nchw[2], nchw[3], nchw[1]};
-  return nchw;
-}
-
-Shape weight_shape_in(const Shape &oihw, WeightLayout layout) {
-  assert(oihw.size() == 4);
-  switch (layout) {
-  case WeightLayout::hwio: return {oihw[2], oihw[3], oihw[1], oihw[0]};
-  case WeightLayout::ohwi: return {oihw[0], oihw[2], oihw[3], oihw[1]};
-  case WeightLayout::oihw: break;
-  }
-  return oihw;
-}
 
 Tensor held_layout_result(const ConvConfig &config, const HeldInputs &inputs, Direction direction) {
   const Shape canonical = result_shape(config, direction);

@@ -7,6 +7,7 @@
 #include "core/conv_case.hpp"
 #include "core/conv_config.hpp"
 #include "core/direction.hpp"
+#include "core/layout.hpp"
 #include "core/tensor.hpp"
 
 namespace convcheck {
@@ -21,11 +22,6 @@ struct HeldInputs {
   Tensor weight;
   Tensor grad_output;
 };
-
-/// The shape a canonical [N, C, H, W] tensor has in `layout` ([N, H, W, C] for NHWC).
-Shape data_shape_in(const Shape &nchw, DataLayout layout);
-/// The shape a canonical [K, C/G, R, S] weight has in `layout` ([R, S, C/G, K] for HWIO, [K, R, S, C/G] for OHWI).
-Shape weight_shape_in(const Shape &oihw, WeightLayout layout);
 
 /// The direction's result in the config dtype, computed by loops that index every buffer in its held layout; the
 /// result is held in `inputs.data_layout` (output, grad_data) or `inputs.weight_layout` (grad_weight).

@@ -10,24 +10,33 @@ namespace convcheck {
 
 namespace {
 
-template <class T> struct PlainSum {
-  T value{};
-  void add(T a, T b) { value += a * b; }
+// Adds each product into the result as it comes, in T: per element, one running sum in the definition's order.
+template <class T> struct InPlaceAccumulator {
+  T *result;
+  void axpy(int64_t first, int64_t result_stride, const T *x, int64_t x_stride, T w, int64_t count) {
+    T *out = result + first;
+    if (result_stride == 1 && x_stride == 1) {
+#pragma omp simd // j indexes different elements: each element's own sum is still in order
+      for (int64_t j = 0; j < count; ++j) out[j] += x[j] * w;
+      return;
+    }
+    for (int64_t j = 0; j < count; ++j) out[j * result_stride] += x[j * x_stride] * w;
+  }
+  void dot(int64_t index, const T *x, const T *y, int64_t y_stride, int64_t count) {
+    T sum = result[index]; // continuing the element's running sum, not a separate partial sum
+    for (int64_t j = 0; j < count; ++j) sum += x[j] * y[j * y_stride];
+    result[index] = sum;
+  }
 };
 
 template <class T> Tensor naive_typed(const ConvConfig &config, const ConvCase &c, Direction direction) {
   Tensor result(config.dtype, result_shape(config, direction));
-  T *out = result.data<T>();
-  auto emit = [out](int64_t i, const PlainSum<T> &sum) { out[i] = sum.value; };
+  InPlaceAccumulator<T> accumulator{result.data<T>()};
   switch (direction) {
-  case Direction::output:
-    naive_forward<PlainSum<T>>(config, c.data.data<T>(), c.weight.data<T>(), emit);
-    break;
-  case Direction::grad_data:
-    naive_grad_data<PlainSum<T>>(config, c.grad_output.data<T>(), c.weight.data<T>(), emit);
-    break;
+  case Direction::output: naive_forward(config, c.data.data<T>(), c.weight.data<T>(), accumulator); break;
+  case Direction::grad_data: naive_grad_data(config, c.grad_output.data<T>(), c.weight.data<T>(), accumulator); break;
   case Direction::grad_weight:
-    naive_grad_weight<PlainSum<T>>(config, c.grad_output.data<T>(), c.data.data<T>(), emit);
+    naive_grad_weight(config, c.grad_output.data<T>(), c.data.data<T>(), accumulator);
     break;
   }
   return result;

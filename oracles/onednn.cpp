@@ -4,7 +4,7 @@
 //   output      convolution_forward(forward_training)  src=data, weights=weight          -> dst
 //   grad_data   convolution_backward_data              diff_dst=grad_output, weights     -> diff_src
 //   grad_weight convolution_backward_weights (no bias) src=data, diff_dst=grad_output    -> diff_weights
-// The backward descriptors need the forward primitive descriptor as a hint, so it is always built first.
+// The backward descriptors need the forward primitive descriptor as a hint; one is built per case and shared.
 //
 // Geometry translation (dnnl.hpp, convolution_forward::desc): dilation counts from 0 in oneDNN, so it gets
 // dilation - 1; padding_l = {pad_top, pad_left}, padding_r = {pad_bottom, pad_right}; grouped weights are
@@ -12,21 +12,37 @@
 // so selects the ungrouped kernels. The algorithm is always convolution_direct: winograd (and auto, which may
 // pick it) computes through transformed tiles whose rounding our summation bound does not model.
 //
-// Tensors are handed over in the case's layouts (nchw/nhwc, oihw/hwio/ohwi), and the primitive is created with
-// format_tag::any so oneDNN picks its own blocked layouts (nChw16c, OIhw16i16o, ...); reorders convert between
-// the two, and they are part of what is tested.
+// Paths (oracles/onednn.hpp). Every fuzz case has a new shape, and oneDNN pays per shape: primitive descriptors
+// (its dispatcher runs each candidate kernel's setup until one accepts), JIT code generation for the jit kernels
+// and for every reorder, and page-protection changes for the code. Measured with every case sent down one path (a
+// local experiment), thread CPU time per config of bench/configs.txt for all three directions, after the one-time
+// JIT of oneDNN's sgemm kernels that the first gemm-based convolution of a process pays (30-100 ms):
+//   plain        0.074 ms  (x64:gemm:jit almost always: no per-shape JIT, no reorders)
+//   any_weights  0.186 ms  (brgconv / jit for NHWC, gemm for NCHW; weight reorders)
+//   blocked      0.202 ms  (jit:avx512_core, jit_dw, jit_1x1, gemm; about six JIT-compiled reorders per case)
+// With every case `blocked`, as before, oneDNN was 40% of convcheck's time. So a case takes `blocked` with
+// probability 1/8, `any_weights` 1/8 and `plain` 3/4, decided by a hash of (seed, case index): over a campaign
+// every path and kernel family keeps being fuzzed with the full config distribution (a nightly 100k-case run sends
+// 12.5k cases down each JIT path), at about half the cost (0.104 ms). The plain path gets its weights in the layout
+// oneDNN's plain kernels read, not the case's weight layout, because oneDNN serves OHWI, or HWIO with NCHW data,
+// only from its reference implementation (ref:any), which is not what frameworks run. Reorders, in the two other
+// paths, are part of what is tested.
 
+#include "oracles/onednn.hpp"
+
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <dnnl.hpp>
 #include <dnnl_debug.h>
 #include <fmt/format.h>
 #include <omp.h>
 
+#include "core/fill.hpp"
 #include "core/layout.hpp"
-#include "core/strategy.hpp"
 
 namespace convcheck {
 
@@ -36,8 +52,18 @@ using dnnl::memory;
 using Tag = memory::format_tag;
 
 /// One CPU engine for the process; creating it is costly and engines are safe to share between threads.
+/// Creating it also turns oneDNN's primitive cache off (unless ONEDNN_PRIMITIVE_CACHE_CAPACITY says otherwise):
+/// a fuzz case almost never repeats a shape, so the cache never hits, yet oneDNN 2.6 pays for it on every
+/// primitive: hashing and a global lock on lookup, and once full (1024 entries) a scan of the whole cache for
+/// the least recently used entry on every insertion. Off, oneDNN took half the time on the plain path (1000
+/// configs, `--strategies onednn`, 0.34 s -> 0.18 s) and two thirds on the blocked path (0.71 s -> 0.45 s).
 const dnnl::engine &cpu_engine() {
-  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  static const dnnl::engine engine = [] {
+    if (std::getenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY") == nullptr &&
+        std::getenv("DNNL_PRIMITIVE_CACHE_CAPACITY") == nullptr)
+      dnnl::set_primitive_cache_capacity(0);
+    return dnnl::engine(dnnl::engine::kind::cpu, 0);
+  }();
   return engine;
 }
 
@@ -96,20 +122,35 @@ Tag weight_tag(WeightLayout layout, bool grouped) {
   return grouped ? Tag::goihw : Tag::oihw;
 }
 
-/// The three roles a tensor plays, each with its own dims and user layout.
-enum class Role { data, weight, output };
-
-memory::desc user_desc(const ConvConfig &config, const Geometry &g, Role role) {
-  constexpr auto f32 = memory::data_type::f32;
-  switch (role) {
-  case Role::data: return {g.data, f32, data_tag(config.data_layout)};
-  case Role::output: return {g.output, f32, data_tag(config.data_layout)};
-  case Role::weight: break;
-  }
-  return {g.weight, f32, weight_tag(config.weight_layout, g.grouped)};
+/// The weight layout the user hands over on `path`.
+WeightLayout held_weight_layout(const ConvConfig &config, OnednnPath path) {
+  if (path != OnednnPath::plain) return config.weight_layout;
+  return config.data_layout == DataLayout::nhwc ? WeightLayout::hwio : WeightLayout::oihw;
 }
 
-memory::desc any_desc(const memory::dims &dims) { return {dims, memory::data_type::f32, Tag::any}; }
+/// Memory descriptors of the three roles.
+struct Descs {
+  memory::desc data, weight, output;
+};
+
+/// How the user's buffers are laid out on `path`.
+Descs user_descs(const ConvConfig &config, const Geometry &g, OnednnPath path) {
+  constexpr auto f32 = memory::data_type::f32;
+  const Tag data = data_tag(config.data_layout);
+  return {{g.data, f32, data}, {g.weight, f32, weight_tag(held_weight_layout(config, path), g.grouped)},
+          {g.output, f32, data}};
+}
+
+/// What the primitives are created with: the user's layouts, or format_tag::any where oneDNN chooses.
+Descs primitive_descs(const Descs &user, const Geometry &g, OnednnPath path) {
+  const auto any = [](const memory::dims &dims) { return memory::desc(dims, memory::data_type::f32, Tag::any); };
+  switch (path) {
+  case OnednnPath::plain: return user;
+  case OnednnPath::any_weights: return {user.data, any(g.weight), user.output};
+  case OnednnPath::blocked: break;
+  }
+  return {any(g.data), any(g.weight), any(g.output)};
+}
 
 /// strict: an environment variable (DNNL_DEFAULT_FPMATH_MODE) could otherwise let oneDNN compute in bf16, which
 /// no float32 bound admits. user scratchpad: each call owns its scratch memory, so cached primitives shared by
@@ -121,109 +162,134 @@ dnnl::primitive_attr strict_attr() {
   return attr;
 }
 
-dnnl::convolution_forward::primitive_desc forward_pd(const Geometry &g) {
-  const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
-                                             any_desc(g.data), any_desc(g.weight), any_desc(g.output), g.strides,
-                                             g.dilates, g.padding_l, g.padding_r);
-  return {desc, strict_attr(), cpu_engine()};
-}
+/// The primitive descriptors of one case: the forward one, built once and the hint of both backward ones. The
+/// memory descriptors are made once too (oneDNN spends a few thousand instructions on each).
+class CasePrimitives {
+public:
+  CasePrimitives(const ConvConfig &config, OnednnPath path)
+      : geometry_(geometry_of(config)), user_(user_descs(config, geometry_, path)),
+        descs_(primitive_descs(user_, geometry_, path)), attr_(strict_attr()),
+        forward_(dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
+                                                 dnnl::algorithm::convolution_direct, descs_.data, descs_.weight,
+                                                 descs_.output, geometry_.strides, geometry_.dilates,
+                                                 geometry_.padding_l, geometry_.padding_r),
+                 attr_, cpu_engine()) {}
 
-/// The primitive descriptor of `direction`; throws dnnl::error when oneDNN refuses the problem.
-dnnl::primitive_desc direction_pd(const Geometry &g, Direction direction) {
-  const auto forward = forward_pd(g);
-  switch (direction) {
-  case Direction::output: return forward;
-  case Direction::grad_data: {
-    const dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, any_desc(g.data),
-                                                     any_desc(g.weight), any_desc(g.output), g.strides, g.dilates,
-                                                     g.padding_l, g.padding_r);
-    return dnnl::convolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), forward);
+  /// The primitive descriptor of `direction`; throws dnnl::error when oneDNN refuses the problem.
+  dnnl::primitive_desc of(Direction direction) const {
+    const Geometry &g = geometry_;
+    switch (direction) {
+    case Direction::output: return forward_;
+    case Direction::grad_data: {
+      const dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, descs_.data,
+                                                       descs_.weight, descs_.output, g.strides, g.dilates,
+                                                       g.padding_l, g.padding_r);
+      return dnnl::convolution_backward_data::primitive_desc(desc, attr_, cpu_engine(), forward_);
+    }
+    case Direction::grad_weight: {
+      const dnnl::convolution_backward_weights::desc desc(dnnl::algorithm::convolution_direct, descs_.data,
+                                                          descs_.weight, descs_.output, g.strides, g.dilates,
+                                                          g.padding_l, g.padding_r);
+      return dnnl::convolution_backward_weights::primitive_desc(desc, attr_, cpu_engine(), forward_);
+    }
+    }
+    throw std::logic_error("unknown direction");
   }
-  case Direction::grad_weight: {
-    const dnnl::convolution_backward_weights::desc desc(dnnl::algorithm::convolution_direct, any_desc(g.data),
-                                                        any_desc(g.weight), any_desc(g.output), g.strides,
-                                                        g.dilates, g.padding_l, g.padding_r);
-    return dnnl::convolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(), forward);
-  }
-  }
-  throw std::logic_error("unknown direction");
-}
 
-/// Which operands a direction reads and writes: (oneDNN argument, role, canonical tensor).
-struct Operand {
-  int argument;
-  Role role;
-  const Tensor *canonical; // null for the result
+  const Geometry &geometry() const { return geometry_; }
+  /// How the user's buffers are laid out.
+  const Descs &user() const { return user_; }
+
+private:
+  Geometry geometry_;
+  Descs user_, descs_;
+  dnnl::primitive_attr attr_;
+  dnnl::convolution_forward::primitive_desc forward_;
 };
 
-struct Operands {
-  Operand first, second, result;
+/// A canonical input as the user hands it to oneDNN: the canonical buffer itself when the held layout is the
+/// canonical one, otherwise a permuted copy; and its reorders into the layouts the primitives chose, each made
+/// once per case however many directions read it.
+class HeldInput {
+public:
+  HeldInput(const Tensor &canonical, Tensor permuted, const memory::desc &desc)
+      : copy_(std::move(permuted)),
+        user_(desc, cpu_engine(), const_cast<float *>(copy_.empty() ? canonical.data<float>() : copy_.data<float>())) {}
+
+  /// The memory a primitive reads: the user's buffer when oneDNN chose its layout, else a reorder of it.
+  memory as(const memory::desc &wanted, dnnl::stream &stream) {
+    if (user_.get_desc() == wanted) return user_;
+    for (const memory &converted : converted_)
+      if (converted.get_desc() == wanted) return converted;
+    memory converted(wanted, cpu_engine());
+    dnnl::reorder(user_, converted).execute(stream, user_, converted);
+    converted_.push_back(converted);
+    return converted;
+  }
+
+private:
+  Tensor copy_; // oneDNN never writes its inputs, so the const_cast above is only for the C API's signature
+  memory user_;
+  std::vector<memory> converted_;
 };
 
-Operands operands_of(const ConvCase &c, Direction direction) {
+HeldInput hold_data(const Tensor &canonical, DataLayout layout, const memory::desc &desc) {
+  return {canonical, layout == DataLayout::nchw ? Tensor() : to_data_layout(canonical, layout), desc};
+}
+
+HeldInput hold_weight(const Tensor &canonical, WeightLayout layout, const memory::desc &desc) {
+  return {canonical, layout == WeightLayout::oihw ? Tensor() : to_weight_layout(canonical, layout), desc};
+}
+
+/// A case's three inputs on one path.
+struct HeldInputs {
+  HeldInput data, weight, grad_output;
+};
+
+/// Runs the primitive of `direction` and returns its result in canonical layout.
+Tensor run_direction(const ConvCase &c, OnednnPath path, const CasePrimitives &primitives, HeldInputs &held,
+                     Direction direction, dnnl::stream &stream) {
+  const ConvConfig &config = c.config;
+  const dnnl::primitive_desc pd = primitives.of(direction);
+  const auto wanted = [&pd](int argument) { return pd.query_md(dnnl::query::exec_arg_md, argument); };
+  const Descs &user = primitives.user();
+  std::unordered_map<int, memory> arguments;
+  Tensor result;
+  memory::desc result_desc;
+  int result_argument = 0;
   switch (direction) {
   case Direction::output:
-    return {{DNNL_ARG_SRC, Role::data, &c.data}, {DNNL_ARG_WEIGHTS, Role::weight, &c.weight},
-            {DNNL_ARG_DST, Role::output, nullptr}};
+    arguments = {{DNNL_ARG_SRC, held.data.as(wanted(DNNL_ARG_SRC), stream)},
+                 {DNNL_ARG_WEIGHTS, held.weight.as(wanted(DNNL_ARG_WEIGHTS), stream)}};
+    result = Tensor(DType::float32, data_shape_in(config.output_shape(), config.data_layout));
+    result_desc = user.output, result_argument = DNNL_ARG_DST;
+    break;
   case Direction::grad_data:
-    return {{DNNL_ARG_DIFF_DST, Role::output, &c.grad_output}, {DNNL_ARG_WEIGHTS, Role::weight, &c.weight},
-            {DNNL_ARG_DIFF_SRC, Role::data, nullptr}};
-  case Direction::grad_weight: break;
+    arguments = {{DNNL_ARG_DIFF_DST, held.grad_output.as(wanted(DNNL_ARG_DIFF_DST), stream)},
+                 {DNNL_ARG_WEIGHTS, held.weight.as(wanted(DNNL_ARG_WEIGHTS), stream)}};
+    result = Tensor(DType::float32, data_shape_in(config.data_shape(), config.data_layout));
+    result_desc = user.data, result_argument = DNNL_ARG_DIFF_SRC;
+    break;
+  case Direction::grad_weight:
+    arguments = {{DNNL_ARG_SRC, held.data.as(wanted(DNNL_ARG_SRC), stream)},
+                 {DNNL_ARG_DIFF_DST, held.grad_output.as(wanted(DNNL_ARG_DIFF_DST), stream)}};
+    result = Tensor(DType::float32, weight_shape_in(config.weight_shape(), held_weight_layout(config, path)));
+    result_desc = user.weight, result_argument = DNNL_ARG_DIFF_WEIGHTS;
+    break;
   }
-  return {{DNNL_ARG_SRC, Role::data, &c.data}, {DNNL_ARG_DIFF_DST, Role::output, &c.grad_output},
-          {DNNL_ARG_DIFF_WEIGHTS, Role::weight, nullptr}};
-}
-
-/// A canonical tensor permuted into the case's layout for its role (the buffer a user would hand to oneDNN).
-Tensor to_user_layout(const ConvConfig &config, const Tensor &canonical, Role role) {
-  return role == Role::weight ? to_weight_layout(canonical, config.weight_layout)
-                              : to_data_layout(canonical, config.data_layout);
-}
-
-Tensor from_user_layout(const ConvConfig &config, const Tensor &user, Role role) {
-  return role == Role::weight ? from_weight_layout(user, config.weight_layout)
-                              : from_data_layout(user, config.data_layout);
-}
-
-/// The memory a primitive reads for an input: the user's buffer itself when oneDNN chose the same layout,
-/// otherwise a reorder of it into the layout oneDNN chose.
-memory input_memory(memory user, const memory::desc &wanted, dnnl::stream &stream) {
-  if (user.get_desc() == wanted) return user;
-  memory converted(wanted, cpu_engine());
-  dnnl::reorder(user, converted).execute(stream, user, converted);
-  return converted;
-}
-
-/// Runs `direction` and returns its result in canonical layout.
-Tensor run_primitive(const ConvCase &c, Direction direction) {
-  const ConvConfig &config = c.config;
-  const Geometry geometry = geometry_of(config);
-  const dnnl::primitive_desc pd = direction_pd(geometry, direction);
-  const auto wanted = [&pd](const Operand &operand) { return pd.query_md(dnnl::query::exec_arg_md, operand.argument); };
-  const Operands operands = operands_of(c, direction);
-  dnnl::stream stream(cpu_engine());
-
-  Tensor first_user = to_user_layout(config, *operands.first.canonical, operands.first.role);
-  Tensor second_user = to_user_layout(config, *operands.second.canonical, operands.second.role);
-  const memory first(user_desc(config, geometry, operands.first.role), cpu_engine(), first_user.data<float>());
-  const memory second(user_desc(config, geometry, operands.second.role), cpu_engine(), second_user.data<float>());
-
-  const Operand &out = operands.result;
-  Tensor result_user = to_user_layout(config, Tensor(DType::float32, result_shape(config, direction)), out.role);
-  memory result(user_desc(config, geometry, out.role), cpu_engine(), result_user.data<float>());
-  memory computed = result.get_desc() == wanted(out) ? result : memory(wanted(out), cpu_engine());
-
-  // dnnl::primitive(pd) goes through oneDNN's primitive cache (keyed by descriptor, attributes and thread count):
-  // JIT code generation (25-100 us for the jit kernels measured here) is paid once per geometry, a hit is ~1 us.
-  const std::unordered_map<int, memory> arguments{
-      {operands.first.argument, input_memory(first, wanted(operands.first), stream)},
-      {operands.second.argument, input_memory(second, wanted(operands.second), stream)},
-      {out.argument, computed},
-      {DNNL_ARG_SCRATCHPAD, memory(pd.scratchpad_desc(), cpu_engine())}};
+  memory user_result(result_desc, cpu_engine(), result.data<float>());
+  memory computed = result_desc == wanted(result_argument) ? user_result
+                                                            : memory(wanted(result_argument), cpu_engine());
+  arguments[result_argument] = computed;
+  arguments[DNNL_ARG_SCRATCHPAD] = memory(pd.scratchpad_desc(), cpu_engine());
   dnnl::primitive(pd).execute(stream, arguments);
-  if (computed != result) dnnl::reorder(computed, result).execute(stream, computed, result);
+  if (computed != user_result) dnnl::reorder(computed, user_result).execute(stream, computed, user_result);
   stream.wait();
-  return from_user_layout(config, result_user, out.role);
+  if (direction == Direction::grad_weight) {
+    const WeightLayout layout = held_weight_layout(config, path);
+    return layout == WeightLayout::oihw ? std::move(result) : from_weight_layout(result, layout);
+  }
+  return config.data_layout == DataLayout::nchw ? std::move(result) : from_data_layout(result, config.data_layout);
 }
 
 /// dnnl::error::what() names only the failing call; add the status ("unimplemented", "invalid_arguments").
@@ -231,36 +297,88 @@ std::string describe(const dnnl::error &error) {
   return fmt::format("onednn: {} ({})", error.what(), dnnl_status2str(error.status));
 }
 
+/// Every direction gets the same error: without a forward primitive descriptor none can run.
+std::array<RunResult, 3> all_failed(const std::string &error) {
+  std::array<RunResult, 3> runs;
+  for (RunResult &run : runs) run.error = error;
+  return runs;
+}
+
+std::string unsupported_dtype(const ConvConfig &config, Direction) {
+  if (config.dtype == DType::float64) return "oneDNN's CPU convolution has no float64 (f32, bf16, f16, int8 only)";
+  return "";
+}
+
 const Registration registration{{
     .name = "onednn",
-    .description = "oneDNN 2.x direct convolution primitives (CPU, blocked layouts, reorders); float32 only",
-    .unsupported = [](const ConvConfig &config, Direction) -> std::string {
-      if (config.dtype == DType::float64) return "oneDNN's CPU convolution has no float64 (f32, bf16, f16, int8 only)";
-      return "";
-    },
-    .run =
-        [](const ConvCase &c, Direction direction) {
-          const SingleThreadInParallelRegion single_thread;
-          try {
-            return run_primitive(c, direction);
-          } catch (const dnnl::error &error) {
-            throw std::runtime_error(describe(error));
-          }
-        },
-    // Called for every compared case, so it builds only the primitive descriptor (no JIT code generation).
+    .description = "oneDNN 2.x direct convolution primitives (CPU; per case plain layouts, any weights, or blocked "
+                   "layouts with reorders); float32 only",
+    .unsupported = unsupported_dtype,
+    .run_case = [](const ConvCase &c) { return onednn_results(c, onednn_path(c)); },
+    // Called for a failed direction only, so it builds only the primitive descriptor (no JIT code generation).
     // It must not throw: the caller records it outside its exception guard.
-    .implementation =
-        [](const ConvCase &c, Direction direction) -> std::string {
+    .implementation = [](const ConvCase &c, Direction direction) -> std::string {
       if (c.config.dtype != DType::float32) return "";
-      const SingleThreadInParallelRegion single_thread; // the same decomposition, so the same choice, as `run`
-      try {
-        return direction_pd(geometry_of(c.config), direction).impl_info_str();
-      } catch (const dnnl::error &error) {
-        return "none: " + describe(error);
-      }
+      const OnednnPath path = onednn_path(c);
+      return fmt::format("{} ({} path)", onednn_implementation(c.config, direction, path), to_string(path));
     },
 }};
 
 } // namespace
+
+std::string to_string(OnednnPath path) {
+  switch (path) {
+  case OnednnPath::plain: return "plain";
+  case OnednnPath::any_weights: return "any_weights";
+  case OnednnPath::blocked: return "blocked";
+  }
+  return "?";
+}
+
+OnednnPath onednn_path(const ConvCase &conv_case) {
+  switch (mix64(mix64(conv_case.seed ^ 0x6f6e65646e6e2d70ULL) ^ conv_case.case_index) % 8) {
+  case 0: return OnednnPath::blocked;
+  case 1: return OnednnPath::any_weights;
+  default: return OnednnPath::plain;
+  }
+}
+
+std::array<RunResult, 3> onednn_results(const ConvCase &c, OnednnPath path) {
+  std::array<RunResult, 3> runs;
+  if (c.config.dtype != DType::float32) {
+    for (Direction direction : all_directions)
+      runs[static_cast<size_t>(direction)].skipped = unsupported_dtype(c.config, direction);
+    return runs;
+  }
+  const SingleThreadInParallelRegion single_thread;
+  try {
+    const CasePrimitives primitives(c.config, path);
+    const Descs &user = primitives.user();
+    HeldInputs held{hold_data(c.data, c.config.data_layout, user.data),
+                    hold_weight(c.weight, held_weight_layout(c.config, path), user.weight),
+                    hold_data(c.grad_output, c.config.data_layout, user.output)};
+    dnnl::stream stream(cpu_engine());
+    for (Direction direction : all_directions) {
+      RunResult &run = runs[static_cast<size_t>(direction)];
+      try {
+        run.result = run_direction(c, path, primitives, held, direction, stream);
+      } catch (const dnnl::error &error) {
+        run.error = "threw: " + describe(error);
+      }
+    }
+  } catch (const dnnl::error &error) {
+    return all_failed("threw: " + describe(error));
+  }
+  return runs;
+}
+
+std::string onednn_implementation(const ConvConfig &config, Direction direction, OnednnPath path) {
+  const SingleThreadInParallelRegion single_thread; // the same decomposition, so the same choice, as running
+  try {
+    return CasePrimitives(config, path).of(direction).impl_info_str();
+  } catch (const dnnl::error &error) {
+    return "none: " + describe(error);
+  }
+}
 
 } // namespace convcheck

@@ -1,18 +1,22 @@
 #include "oracles/tensor_ops.hpp"
 
+#include "core/index_span.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace convcheck::ops {
 
 namespace {
 
 // A broken composition must be reported as a finding, never read out of bounds, so precondition failures throw
-// (verify_one records the message) instead of asserting.
-void require(bool condition, const std::string &message) {
-  if (!condition) throw std::runtime_error(message);
+// (verify_one records the message) instead of asserting. The message is formatted only when it is thrown: these
+// checks run on every op of every case.
+template <class... Args> void require(bool condition, fmt::format_string<Args...> message, Args &&...args) {
+  if (!condition) throw std::runtime_error(fmt::format(message, std::forward<Args>(args)...));
 }
 
 std::vector<int64_t> row_major_strides(const Shape &shape) {
@@ -22,22 +26,38 @@ std::vector<int64_t> row_major_strides(const Shape &shape) {
 }
 
 void require_rank(const Tensor &tensor, size_t rank, const char *op) {
-  require(tensor.shape().size() == rank, fmt::format("{}: expected rank {}, got shape {}", op, rank,
-                                                     format_shape(tensor.shape())));
+  require(tensor.shape().size() == rank, "{}: expected rank {}, got shape {}", op, rank, tensor.shape());
 }
 
 // Most ops here are "out[i_0, .., i_r] = in[offset_0(i_0) + .. + offset_r(i_r)], or 0 when some offset is -1":
 // one table of input offsets per output axis. The output extents are the table lengths.
 using AxisOffsets = std::vector<std::vector<int64_t>>;
 
-template <class T>
-void gather_axis(const T *in, T *&out, const AxisOffsets &tables, const std::vector<int64_t> &block, size_t axis,
-                 int64_t base) {
-  const bool last = axis + 1 == tables.size();
-  for (int64_t offset : tables[axis]) {
-    if (offset < 0) out += block[axis]; // the output is zero-initialised: a padded block is left as is
-    else if (last) *out++ = in[base + offset];
-    else gather_axis(in, out, tables, block, axis + 1, base + offset);
+// The gather row by row: the offsets of all axes but the last add up to a row's base (an odometer over those axes),
+// and the last axis's table is applied along the row, as one copy when it is a contiguous run.
+template <class T> void gather_rows(const T *in, T *out, const AxisOffsets &tables) {
+  const std::vector<int64_t> &last = tables.back();
+  const auto row_length = static_cast<int64_t>(last.size());
+  const size_t outer_axes = tables.size() - 1;
+  bool contiguous = true;
+  for (int64_t j = 1; j < row_length && contiguous; ++j) contiguous = last[static_cast<size_t>(j)] == last[0] + j;
+  contiguous = contiguous && last[0] >= 0;
+  std::vector<size_t> index(outer_axes, 0);
+  for (;; out += row_length) {
+    int64_t base = 0;
+    bool padded = false; // the output is zero-initialised: a row in the padding is left as is
+    for (size_t a = 0; a < outer_axes; ++a) {
+      const int64_t offset = tables[a][index[a]];
+      padded = padded || offset < 0;
+      base += offset;
+    }
+    if (!padded && contiguous) std::copy(in + base + last[0], in + base + last[0] + row_length, out);
+    else if (!padded)
+      for (int64_t j = 0; j < row_length; ++j)
+        if (last[static_cast<size_t>(j)] >= 0) out[j] = in[base + last[static_cast<size_t>(j)]];
+    size_t a = outer_axes; // the next row: the innermost outer axis moves first
+    while (a > 0 && ++index[a - 1] == tables[a - 1].size()) index[--a] = 0;
+    if (a == 0) return;
   }
 }
 
@@ -47,10 +67,9 @@ Tensor gather(const Tensor &tensor, const AxisOffsets &tables) {
   for (const auto &table : tables) shape.push_back(static_cast<int64_t>(table.size()));
   Tensor result(tensor.dtype(), shape);
   if (result.size() == 0) return result;
-  const std::vector<int64_t> block = row_major_strides(shape);
   visit_typed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
-    gather_axis(tensor.data<T>(), out, tables, block, 0, 0);
+    gather_rows(tensor.data<T>(), out, tables);
   });
   return result;
 }
@@ -61,8 +80,9 @@ template <class Extent, class Offset> AxisOffsets make_tables(const Tensor &tens
   AxisOffsets tables(tensor.shape().size());
   for (size_t a = 0; a < tables.size(); ++a) {
     const int64_t count = extent(a);
-    require(count >= 0, fmt::format("negative extent on axis {} of {}", a, format_shape(tensor.shape())));
-    for (int64_t i = 0; i < count; ++i) tables[a].push_back(offset(a, i, strides[a]));
+    require(count >= 0, "negative extent on axis {} of {}", a, tensor.shape());
+    tables[a].resize(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) tables[a][static_cast<size_t>(i)] = offset(a, i, strides[a]);
   }
   return tables;
 }
@@ -83,7 +103,7 @@ Tensor strided_slice(const Tensor &tensor, const Shape &begin, const Shape &end,
           "strided_slice: one begin, end and step per axis");
   for (size_t a = 0; a < in.size(); ++a)
     require(step[a] > 0 && begin[a] >= 0 && begin[a] < std::min(end[a], in[a]),
-            fmt::format("strided_slice: empty or invalid range on axis {} of {}", a, format_shape(in)));
+            "strided_slice: empty or invalid range on axis {} of {}", a, in);
   return gather(tensor, make_tables(
                             tensor,
                             [&](size_t a) { return (std::min(end[a], in[a]) - begin[a] + step[a] - 1) / step[a]; },
@@ -155,8 +175,7 @@ Tensor concatenate(const std::vector<Tensor> &parts, int axis) {
     require(other.size() == first.size() && part.dtype() == parts.front().dtype(), "concatenate: rank or dtype");
     shape[at] += other[at];
     other[at] = first[at];
-    require(other == first, fmt::format("concatenate: shape {} does not fit {}", format_shape(part.shape()),
-                                        format_shape(first)));
+    require(other == first, "concatenate: shape {} does not fit {}", part.shape(), first);
   }
   Tensor result(parts.front().dtype(), shape);
   const int64_t outer = element_count(Shape(shape.begin(), shape.begin() + axis));
@@ -175,28 +194,75 @@ Tensor concatenate(const std::vector<Tensor> &parts, int axis) {
 
 namespace {
 
+// Each output element sums over (c, r, s) in that order, taps in the padding skipped. Two schedules give the same
+// sums bit for bit; which is faster depends on the shape, and the compositions produce both kinds:
+// - along output rows (`row_schedule`): for one (c, r, s), every element of the row whose tap lands inside gets
+//   its product, so a row's elements accumulate side by side. Good when output rows are long.
+// - element by element (`element_schedule`), the kernel row innermost. Good when kernel rows are long and output
+//   rows short, as in the weight-gradient composition (P x Q kernels, R x S outputs).
+struct ConvGeometry {
+  int64_t C, H, W, K, CG, R, S, KG, P, Q;
+  ConvGeometry(const Shape &in, const Shape &kernel, const Shape &result, int64_t groups)
+      : C(in[1]), H(in[2]), W(in[3]), K(kernel[0]), CG(kernel[1]), R(kernel[2]), S(kernel[3]), KG(K / groups),
+        P(result[2]), Q(result[3]) {}
+};
+
 template <class T>
-void conv2d_loops(const T *data, const T *weight, T *out, const Shape &in, const Shape &kernel, const Shape &result,
-                  const Conv2dParams &p) {
-  const int64_t C = in[1], H = in[2], W = in[3], K = kernel[0], CG = kernel[1], R = kernel[2], S = kernel[3];
-  const int64_t KG = K / p.groups, P = result[2], Q = result[3];
-  for (int64_t n = 0; n < in[0]; ++n)
-    for (int64_t k = 0; k < K; ++k)
-      for (int64_t y = 0; y < P; ++y)
-        for (int64_t x = 0; x < Q; ++x) {
-          T sum{};
-          const T *image = data + (n * C + k / KG * CG) * H * W;
-          for (int64_t c = 0; c < CG; ++c)
-            for (int64_t r = 0; r < R; ++r) {
-              const int64_t h = y * p.stride_height - p.pad_top + r * p.dilation_height;
-              if (h < 0 || h >= H) continue;
-              for (int64_t s = 0; s < S; ++s) {
-                const int64_t w = x * p.stride_width - p.pad_left + s * p.dilation_width;
-                if (w >= 0 && w < W) sum += image[(c * H + h) * W + w] * weight[((k * CG + c) * R + r) * S + s];
+void row_schedule(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g, const Conv2dParams &p) {
+  std::vector<IndexSpan> columns(static_cast<size_t>(g.S)); // the x whose tap s lands inside: 0 <= x*sw - pl + s*dw < W
+  for (int64_t s = 0; s < g.S; ++s)
+    columns[static_cast<size_t>(s)] = in_range(s * p.dilation_width - p.pad_left, p.stride_width, g.Q, g.W);
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t k = 0; k < g.K; ++k) {
+      const T *image = data + (n * g.C + k / g.KG * g.CG) * g.H * g.W;
+      for (int64_t y = 0; y < g.P; ++y, out += g.Q) { // `out` is zero-filled
+        const int64_t top = y * p.stride_height - p.pad_top;
+        const IndexSpan rows = in_range(top, p.dilation_height, g.R, g.H);
+        for (int64_t c = 0; c < g.CG; ++c)
+          for (int64_t r = rows.first; r < rows.last; ++r) {
+            const T *image_row = image + (c * g.H + top + r * p.dilation_height) * g.W;
+            const T *taps = weight + ((k * g.CG + c) * g.R + r) * g.S;
+            for (int64_t s = 0; s < g.S; ++s) {
+              const IndexSpan xs = columns[static_cast<size_t>(s)];
+              const int64_t offset = s * p.dilation_width - p.pad_left; // may be negative: an index, not a pointer
+              if (p.stride_width == 1) {
+#pragma omp simd // x indexes different elements: each element's own sum is still in (c, r, s) order
+                for (int64_t x = xs.first; x < xs.last; ++x) out[x] += image_row[offset + x] * taps[s];
+              } else {
+                for (int64_t x = xs.first; x < xs.last; ++x) out[x] += image_row[offset + x * p.stride_width] * taps[s];
               }
+            }
+          }
+      }
+    }
+}
+
+template <class T>
+void element_schedule(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g,
+                      const Conv2dParams &p) {
+  std::vector<IndexSpan> taps_of_column(static_cast<size_t>(g.Q)); // the s that land inside for output column x
+  for (int64_t x = 0; x < g.Q; ++x)
+    taps_of_column[static_cast<size_t>(x)] = in_range(x * p.stride_width - p.pad_left, p.dilation_width, g.S, g.W);
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t k = 0; k < g.K; ++k) {
+      const T *image = data + (n * g.C + k / g.KG * g.CG) * g.H * g.W;
+      for (int64_t y = 0; y < g.P; ++y) {
+        const int64_t top = y * p.stride_height - p.pad_top;
+        const IndexSpan rows = in_range(top, p.dilation_height, g.R, g.H);
+        for (int64_t x = 0; x < g.Q; ++x) {
+          const IndexSpan ss = taps_of_column[static_cast<size_t>(x)];
+          const int64_t left = x * p.stride_width - p.pad_left; // input column of tap s = 0, may be negative
+          T sum{};
+          for (int64_t c = 0; c < g.CG; ++c)
+            for (int64_t r = rows.first; r < rows.last; ++r) {
+              const T *image_row = image + (c * g.H + top + r * p.dilation_height) * g.W;
+              const T *taps = weight + ((k * g.CG + c) * g.R + r) * g.S;
+              for (int64_t s = ss.first; s < ss.last; ++s) sum += image_row[left + s * p.dilation_width] * taps[s];
             }
           *out++ = sum;
         }
+      }
+    }
 }
 
 } // namespace
@@ -206,21 +272,23 @@ Tensor conv2d(const Tensor &data, const Tensor &weight, const Conv2dParams &p) {
   require_rank(weight, 4, "conv2d weight");
   const Shape &in = data.shape(), &kernel = weight.shape();
   require(p.groups >= 1 && kernel[0] % p.groups == 0 && in[1] == kernel[1] * p.groups && data.dtype() == weight.dtype(),
-          fmt::format("conv2d: data {} and weight {} do not fit groups={}", format_shape(in), format_shape(kernel),
-                      p.groups));
+          "conv2d: data {} and weight {} do not fit groups={}", in, kernel,
+          p.groups);
   require(p.stride_height >= 1 && p.stride_width >= 1 && p.dilation_height >= 1 && p.dilation_width >= 1 &&
               p.pad_top >= 0 && p.pad_bottom >= 0 && p.pad_left >= 0 && p.pad_right >= 0,
           "conv2d: stride and dilation must be positive, padding non-negative");
   // P = (H + pt + pb - dh*(R-1) - 1) / sh + 1, as relay.nn.conv2d infers it.
   const int64_t span_h = in[2] + p.pad_top + p.pad_bottom - p.dilation_height * (kernel[2] - 1) - 1;
   const int64_t span_w = in[3] + p.pad_left + p.pad_right - p.dilation_width * (kernel[3] - 1) - 1;
-  require(span_h >= 0 && span_w >= 0, fmt::format("conv2d: weight {} does not fit data {} with this padding",
-                                                  format_shape(kernel), format_shape(in)));
+  require(span_h >= 0 && span_w >= 0, "conv2d: weight {} does not fit data {} with this padding",
+          kernel, in);
   const Shape shape{in[0], kernel[0], span_h / p.stride_height + 1, span_w / p.stride_width + 1};
   Tensor result(data.dtype(), shape);
   visit_typed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
-    conv2d_loops(data.data<T>(), weight.data<T>(), out, in, kernel, shape, p);
+    const ConvGeometry g(in, kernel, shape, p.groups);
+    if (g.Q >= g.S) row_schedule(data.data<T>(), weight.data<T>(), out, in[0], g, p);
+    else element_schedule(data.data<T>(), weight.data<T>(), out, in[0], g, p);
   });
   return result;
 }

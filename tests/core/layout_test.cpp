@@ -23,6 +23,15 @@ RC_GTEST_PROP(Layout, TransformsRoundTrip, ()) {
   for (int64_t i = 0; i < weight.size(); ++i) RC_ASSERT(weight_back.get(i) == weight.get(i));
 }
 
+TEST(Layout, ShapesInLayoutFollowTheLayoutTransforms) {
+  const Shape nchw{2, 3, 4, 5}, oihw{6, 3, 2, 1};
+  EXPECT_EQ(data_shape_in(nchw, DataLayout::nhwc), (Shape{2, 4, 5, 3}));
+  EXPECT_EQ(data_shape_in(nchw, DataLayout::nchw), nchw);
+  EXPECT_EQ(weight_shape_in(oihw, WeightLayout::hwio), (Shape{2, 1, 3, 6}));
+  EXPECT_EQ(weight_shape_in(oihw, WeightLayout::ohwi), (Shape{6, 2, 1, 3}));
+  EXPECT_EQ(weight_shape_in(oihw, WeightLayout::oihw), oihw);
+}
+
 TEST(Layout, ElementsLandWhereTheLayoutSays) {
   const ConvConfig config = parse_descriptor("g2mb2ic4ih3iw5oc6kh2kw3");
   const Tensor data = fill_tensor(config, config.data_shape(), FillMode::normal, 1, 0, TensorRole::data);

@@ -21,10 +21,17 @@
 namespace convcheck {
 namespace {
 
-// Collects the float32 products of one element so they can be summed in any order.
+// Collects the float32 products of every element (core/naive_loops.hpp's accumulator interface) so they can be
+// summed in any order.
 struct Products {
-  std::vector<float> values;
-  void add(float a, float b) { values.push_back(a * b); }
+  std::vector<std::vector<float>> of_element;
+  void axpy(int64_t first, int64_t result_stride, const float *x, int64_t x_stride, float w, int64_t count) {
+    for (int64_t j = 0; j < count; ++j)
+      of_element[static_cast<size_t>(first + j * result_stride)].push_back(x[j * x_stride] * w);
+  }
+  void dot(int64_t index, const float *x, const float *y, int64_t y_stride, int64_t count) {
+    for (int64_t j = 0; j < count; ++j) of_element[static_cast<size_t>(index)].push_back(x[j] * y[j * y_stride]);
+  }
 };
 
 float pairwise(const float *begin, size_t count) {
@@ -38,11 +45,13 @@ Tensor reordered_forward(const ConvCase &c, uint64_t shuffle_seed, bool tree) {
   Tensor out(DType::float32, c.config.output_shape());
   float *result = out.data<float>();
   std::mt19937_64 engine(shuffle_seed);
-  naive_forward<Products>(c.config, c.data.data<float>(), c.weight.data<float>(), [&](int64_t i, Products sum) {
-    std::shuffle(sum.values.begin(), sum.values.end(), engine);
-    result[i] = tree ? pairwise(sum.values.data(), sum.values.size())
-                     : std::accumulate(sum.values.begin(), sum.values.end(), 0.0f);
-  });
+  Products products{std::vector<std::vector<float>>(static_cast<size_t>(out.size()))};
+  naive_forward(c.config, c.data.data<float>(), c.weight.data<float>(), products);
+  for (int64_t i = 0; i < out.size(); ++i) {
+    std::vector<float> &values = products.of_element[static_cast<size_t>(i)];
+    std::shuffle(values.begin(), values.end(), engine);
+    result[i] = tree ? pairwise(values.data(), values.size()) : std::accumulate(values.begin(), values.end(), 0.0f);
+  }
   return out;
 }
 

@@ -24,15 +24,6 @@ TEST(LayoutNative, NhwcOhwiAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_
 TEST(LayoutNative, NchwHwioAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("nchw_hwio"); }
 TEST(LayoutNative, CaseLayoutAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("layout"); }
 
-TEST(LayoutNative, ShapesInLayoutFollowTheLayoutTransforms) {
-  const Shape nchw{2, 3, 4, 5}, oihw{6, 3, 2, 1};
-  EXPECT_EQ(data_shape_in(nchw, DataLayout::nhwc), (Shape{2, 4, 5, 3}));
-  EXPECT_EQ(data_shape_in(nchw, DataLayout::nchw), nchw);
-  EXPECT_EQ(weight_shape_in(oihw, WeightLayout::hwio), (Shape{2, 1, 3, 6}));
-  EXPECT_EQ(weight_shape_in(oihw, WeightLayout::ohwi), (Shape{6, 2, 1, 3}));
-  EXPECT_EQ(weight_shape_in(oihw, WeightLayout::oihw), oihw);
-}
-
 // The loops really compute in the held layout: before the transform back, the result is the naive result
 // transformed into that layout, bit for bit (exact fill makes every summation order exact).
 RC_GTEST_PROP(LayoutNative, HeldResultIsTheNaiveResultInTheHeldLayout, ()) {

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include "core/conv_case.hpp"
 #include "core/descriptor.hpp"
+#include "core/fill.hpp"
 #include "oracles/legalized.hpp"
 #include "oracles/naive.hpp"
 #include "oracles/tensor_ops.hpp"
@@ -50,6 +52,52 @@ TEST(TensorOps, InsertZerosTileSliceFlipAndSum) {
   parts.push_back(iota({2, 1}));
   parts.push_back(iota({2, 2}));
   EXPECT_EQ(values(ops::concatenate(parts, 1)), (std::vector<double>{1, 1, 2, 2, 3, 4}));
+}
+
+// conv2d picks its loop schedule from the shape (long output rows or long kernel rows); whichever it picks, each
+// element must be its (c, r, s)-ordered float sum, bit for bit.
+RC_GTEST_PROP(TensorOps, Conv2dIsEachElementsOrderedSumWhateverTheSchedule, ()) {
+  const auto groups = *rc::gen::inRange<int64_t>(1, 3), per_group = *rc::gen::inRange<int64_t>(1, 3);
+  const auto batch = *rc::gen::inRange<int64_t>(1, 3), out_channels = groups * *rc::gen::inRange<int64_t>(1, 3);
+  const auto H = *rc::gen::inRange<int64_t>(1, 9), W = *rc::gen::inRange<int64_t>(1, 12);
+  const auto R = *rc::gen::inRange<int64_t>(1, 5), S = *rc::gen::inRange<int64_t>(1, 9);
+  const ops::Conv2dParams p{.groups = groups,
+                            .stride_height = *rc::gen::inRange<int64_t>(1, 3),
+                            .stride_width = *rc::gen::inRange<int64_t>(1, 3),
+                            .dilation_height = *rc::gen::inRange<int64_t>(1, 3),
+                            .dilation_width = *rc::gen::inRange<int64_t>(1, 3),
+                            .pad_top = *rc::gen::inRange<int64_t>(0, 3),
+                            .pad_bottom = *rc::gen::inRange<int64_t>(0, 3),
+                            .pad_left = *rc::gen::inRange<int64_t>(0, 3),
+                            .pad_right = *rc::gen::inRange<int64_t>(0, 3)};
+  RC_PRE(H + p.pad_top + p.pad_bottom > p.dilation_height * (R - 1) &&
+         W + p.pad_left + p.pad_right > p.dilation_width * (S - 1));
+  const ConvConfig config = parse_descriptor("mb1ic1ih1oc1kh1");
+  auto normal = [&](Shape shape, TensorRole role) {
+    return fill_tensor(config, shape, FillMode::normal, *rc::gen::arbitrary<uint64_t>(), 0, role);
+  };
+  const Tensor data = normal({batch, groups * per_group, H, W}, TensorRole::data);
+  const Tensor weight = normal({out_channels, per_group, R, S}, TensorRole::weight);
+  const Tensor out = ops::conv2d(data, weight, p);
+  const int64_t P = out.shape()[2], Q = out.shape()[3];
+  const float *x = data.data<float>(), *w = weight.data<float>();
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t k = 0; k < out_channels; ++k)
+      for (int64_t y = 0; y < P; ++y)
+        for (int64_t q = 0; q < Q; ++q) {
+          float sum = 0;
+          const int64_t first_channel = k / (out_channels / groups) * per_group;
+          for (int64_t c = 0; c < per_group; ++c)
+            for (int64_t r = 0; r < R; ++r)
+              for (int64_t s = 0; s < S; ++s) {
+                const int64_t h = y * p.stride_height - p.pad_top + r * p.dilation_height;
+                const int64_t v = q * p.stride_width - p.pad_left + s * p.dilation_width;
+                if (h >= 0 && h < H && v >= 0 && v < W)
+                  sum += x[((n * groups * per_group + first_channel + c) * H + h) * W + v] *
+                         w[((k * per_group + c) * R + r) * S + s];
+              }
+          RC_ASSERT(out.data<float>()[((n * out_channels + k) * P + y) * Q + q] == sum);
+        }
 }
 
 TEST(TensorOps, Conv2dRefusesAnEmptyOutput) {

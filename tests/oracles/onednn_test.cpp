@@ -1,13 +1,18 @@
 #include <chrono>
 #include <future>
+#include <map>
 #include <memory>
 #include <thread>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/conv_case.hpp"
 #include "core/descriptor.hpp"
+#include "core/reference.hpp"
 #include "core/strategy.hpp"
+#include "core/verify.hpp"
+#include "oracles/onednn.hpp"
 #include "tests/oracles/edge_configs.hpp"
 
 namespace convcheck {
@@ -22,19 +27,72 @@ const Strategy &onednn() {
   return *strategy;
 }
 
+constexpr OnednnPath all_paths[] = {OnednnPath::plain, OnednnPath::any_weights, OnednnPath::blocked};
+
+// Each path's problems on one case: a direction that did not pass (or weakly pass) against the reference.
+std::vector<std::string> path_disagreements(const ConvCase &conv_case, OnednnPath path) {
+  const Reference reference = compute_reference(conv_case);
+  const std::array<RunResult, 3> runs = onednn_results(conv_case, path);
+  std::vector<std::string> problems;
+  for (Direction direction : all_directions) {
+    const RunResult &run = runs[static_cast<size_t>(direction)];
+    const Outcome outcome = run.result.empty()
+                                ? Outcome{"onednn", direction, Verdict::failed, run.error + run.skipped, {}, {}}
+                                : judge("onednn", direction, run.result, reference[direction]);
+    if (outcome.verdict == Verdict::failed)
+      problems.push_back(fmt::format("{} path {}: {}", to_string(path), to_string(direction), outcome.detail));
+  }
+  return problems;
+}
+
 } // namespace
 
-// CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS would count the float64 variants' skips as failures, so float32 ones
-// are checked here without skips allowed and float64 ones are checked to be skipped, never failed.
-TEST(Onednn, AgreesWithReferenceOnFloat32EdgeConfigs) {
+// A case takes one path, so every path is checked here on every float32 edge config, bit for bit in exact fill.
+TEST(Onednn, EveryPathAgreesWithReferenceOnFloat32EdgeConfigs) {
   for (const auto &edge : testing::edge_configs()) {
     if (is_float64(edge.descriptor)) continue;
-    for (FillMode fill : {FillMode::exact, FillMode::normal}) {
-      const auto problems = testing::disagreements("onednn", edge.descriptor, fill);
-      EXPECT_TRUE(problems.empty()) << edge.name << " " << edge.descriptor << " " << to_string(fill) << ": "
-                                    << (problems.empty() ? "" : problems.front());
-    }
+    for (FillMode fill : {FillMode::exact, FillMode::normal})
+      for (OnednnPath path : all_paths) {
+        const auto problems = path_disagreements(make_case(parse_descriptor(edge.descriptor), fill, 7, 3), path);
+        EXPECT_TRUE(problems.empty()) << edge.name << " " << edge.descriptor << " " << to_string(fill) << ": "
+                                      << (problems.empty() ? "" : problems.front());
+      }
   }
+}
+
+// The registered strategy takes the path of the case, through verify_one like the campaign and shrinking.
+TEST(Onednn, StrategyAgreesWithReferenceOnFloat32EdgeConfigs) {
+  for (const auto &edge : testing::edge_configs()) {
+    if (is_float64(edge.descriptor)) continue;
+    const auto problems = testing::disagreements("onednn", edge.descriptor, FillMode::exact);
+    EXPECT_TRUE(problems.empty()) << edge.descriptor << ": " << (problems.empty() ? "" : problems.front());
+  }
+}
+
+// Over many cases of a campaign, each path is taken about as often as onednn.cpp says (3/4, 1/8, 1/8), whatever
+// the config; and the path is a function of (seed, case index) alone, so shrinking keeps it.
+TEST(Onednn, PathsAreSpreadOverCasesAndFollowTheCaseIndex) {
+  const ConvConfig small = parse_descriptor("mb1ic1ih2oc1kh1"), other = parse_descriptor("g2mb2ic4ih5oc6kh3_nhwc");
+  std::map<OnednnPath, int> taken;
+  for (uint64_t index = 0; index < 4000; ++index) {
+    const OnednnPath path = onednn_path(make_case(small, FillMode::exact, 11, index));
+    EXPECT_EQ(onednn_path(make_case(other, FillMode::normal, 11, index)), path) << index;
+    ++taken[path];
+  }
+  EXPECT_NEAR(taken[OnednnPath::plain], 3000, 150);
+  EXPECT_NEAR(taken[OnednnPath::any_weights], 500, 90);
+  EXPECT_NEAR(taken[OnednnPath::blocked], 500, 90);
+}
+
+// The plain path exists to run oneDNN's optimized plain-layout kernels cheaply: it must not land on oneDNN's
+// reference implementation, which frameworks never run (the case's own OHWI weights would send it there).
+TEST(Onednn, PlainPathRunsAnOptimizedKernel) {
+  for (const char *descriptor : {"g2mb2ic4ih5iw7oc6kh3kw2sh2pt1pl1", "g2mb2ic4ih5iw7oc6kh3kw2sh2pt1pl1_nhwc_ohwi",
+                                 "mb1ic3ih6oc5kh2dlh2pb1_hwio", "g4mb1ic4ih5oc4kh3_nhwc"})
+    for (Direction direction : all_directions) {
+      const std::string name = onednn_implementation(parse_descriptor(descriptor), direction, OnednnPath::plain);
+      EXPECT_EQ(name.rfind("ref", 0), std::string::npos) << descriptor << " " << to_string(direction) << ": " << name;
+    }
 }
 
 TEST(Onednn, SkipsFloat64EdgeConfigsWithAReason) {
@@ -48,13 +106,14 @@ TEST(Onednn, SkipsFloat64EdgeConfigsWithAReason) {
   }
 }
 
-TEST(Onednn, NamesTheImplementationThatRan) {
+TEST(Onednn, NamesTheImplementationThatRanAndItsPath) {
   const ConvCase conv_case = make_case(parse_descriptor("g3mb2ic6ih5iw7oc9kh3kw2sh2pt1pl1_nhwc_hwio"),
                                        FillMode::normal, 7, 3);
   for (Direction direction : all_directions) {
     const std::string name = onednn().implementation(conv_case, direction);
     EXPECT_FALSE(name.empty()) << to_string(direction);
     EXPECT_EQ(name.rfind("none", 0), std::string::npos) << to_string(direction) << ": " << name;
+    EXPECT_NE(name.find(fmt::format("({} path)", to_string(onednn_path(conv_case)))), std::string::npos) << name;
   }
 }
 
@@ -69,9 +128,9 @@ TEST(Onednn, RunsInsideAnOpenMPParallelRegion) {
   std::thread([conv_case, finished] {
     bool ok = true;
 #pragma omp parallel num_threads(2) reduction(&& : ok)
-    for (Direction direction : all_directions) {
+    for (OnednnPath path : all_paths) {
       try {
-        ok = ok && !onednn().run(*conv_case, direction).empty();
+        for (const RunResult &run : onednn_results(*conv_case, path)) ok = ok && !run.result.empty();
       } catch (const std::exception &) {
         ok = false;
       }

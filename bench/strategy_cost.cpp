@@ -1,0 +1,122 @@
+// Per-strategy CPU cost of one case, steady state, on a config list: what each step of the case loop costs one
+// thread, measured in thread CPU time (CLOCK_THREAD_CPUTIME_ID), which a shared machine's other jobs do not
+// inflate the way they inflate wall time. bench/strategy_cost.sh builds and runs it; bench/README.md explains it.
+//
+//   strategy_cost BATCH_FILE [ROUNDS] [STRATEGIES]
+//
+// Every round makes each case (make_case: `fill`), its reference (`reference`), runs every strategy on all three
+// directions and judges the results (`compare`), as the campaign does. Round 0 is a warm-up whose times are thrown
+// away: it pays the one-time costs (oneDNN's sgemm JIT) that the steady state does not. Prints, per step, the
+// minimum and the median over the rounds of the milliseconds per case. Exit status 0, or 2 on bad input.
+
+#include <time.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/conv_case.hpp"
+#include "core/descriptor.hpp"
+#include "core/reference.hpp"
+#include "core/strategy.hpp"
+#include "core/verify.hpp"
+
+namespace {
+
+using namespace convcheck;
+
+double thread_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+std::vector<ConvConfig> read_configs(const char *path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(std::string("cannot open ") + path);
+  std::vector<ConvConfig> configs;
+  for (std::string line; std::getline(in, line);)
+    if (line.find_first_not_of(" \t") != std::string::npos && line[line.find_first_not_of(" \t")] != '#')
+      configs.push_back(parse_descriptor(line));
+  return configs;
+}
+
+// All three directions of one strategy, as verify_case runs them (run_case when the strategy has it).
+std::array<RunResult, 3> run_all(const Strategy &strategy, const ConvCase &c) {
+  if (strategy.run_case) return strategy.run_case(c);
+  std::array<RunResult, 3> runs;
+  for (Direction direction : all_directions)
+    if (strategy.unsupported_reason(c.config, direction).empty())
+      runs[static_cast<size_t>(direction)].result = strategy.run(c, direction);
+  return runs;
+}
+
+// Seconds per step for one pass over the configs.
+std::map<std::string, double> one_round(const std::vector<ConvConfig> &configs,
+                                        const std::vector<Strategy> &strategies) {
+  std::map<std::string, double> seconds;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    double start = thread_seconds();
+    const ConvCase c = make_case(configs[i], FillMode::mixed, 1, i);
+    seconds["fill"] += thread_seconds() - start;
+    start = thread_seconds();
+    const Reference reference = compute_reference(c);
+    seconds["reference"] += thread_seconds() - start;
+    for (const Strategy &strategy : strategies) {
+      start = thread_seconds();
+      const std::array<RunResult, 3> runs = run_all(strategy, c);
+      seconds[strategy.name] += thread_seconds() - start;
+      start = thread_seconds();
+      for (Direction direction : all_directions) {
+        const Tensor &result = runs[static_cast<size_t>(direction)].result;
+        if (!result.empty() && judge(strategy.name, direction, result, reference[direction]).verdict == Verdict::failed)
+          std::fprintf(stderr, "strategy_cost: %s %s failed on %s\n", strategy.name.c_str(),
+                       to_string(direction).c_str(), format_descriptor(configs[i]).c_str());
+      }
+      seconds["compare"] += thread_seconds() - start;
+    }
+  }
+  return seconds;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2 || argc > 4) {
+    std::fprintf(stderr, "usage: strategy_cost BATCH_FILE [ROUNDS] [STRATEGIES]\n");
+    return 2;
+  }
+  try {
+    const std::vector<ConvConfig> configs = read_configs(argv[1]);
+    const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
+    const std::vector<Strategy> strategies = select_strategies(argc > 3 ? argv[3] : "", {});
+    if (configs.empty()) throw std::runtime_error("no configs");
+    std::map<std::string, std::vector<double>> per_round;
+    for (int round = 0; round <= rounds; ++round) {
+      const std::map<std::string, double> seconds = one_round(configs, strategies);
+      if (round == 0) continue; // the warm-up
+      for (const auto &[step, value] : seconds) per_round[step].push_back(value);
+    }
+    const double per_case = 1000.0 / static_cast<double>(configs.size());
+    double total = 0;
+    std::printf("%zu configs, %d rounds after a warm-up; thread CPU ms per case\n%-12s %8s %8s\n", configs.size(),
+                rounds, "step", "min", "median");
+    for (auto &[step, values] : per_round) {
+      std::sort(values.begin(), values.end());
+      total += values.front();
+      std::printf("%-12s %8.4f %8.4f\n", step.c_str(), per_case * values.front(), per_case * values[values.size() / 2]);
+    }
+    std::printf("%-12s %8.4f\n", "(sum of min)", per_case * total);
+  } catch (const std::exception &error) {
+    std::fprintf(stderr, "strategy_cost: %s\n", error.what());
+    return 2;
+  }
+  return 0;
+}

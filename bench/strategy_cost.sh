@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Per-strategy CPU cost of one case in the steady state (bench/strategy_cost.cpp): builds the tool against an
+# existing convcheck build and runs it on bench/configs.txt (or CONFIGS).
+#
+#   bench/strategy_cost.sh                 uses ${BUILD:-build}: run `cmake --build build --target convcheck` first
+#   ROUNDS=9 STRATEGIES=naive,onednn CONFIGS=my.txt bench/strategy_cost.sh
+#
+# The tool links the strategies' object files straight from the build tree (as convcheck does, so that every
+# strategy's self-registration is kept) and libconvcheck_core.a, with the build's compiler flags.
+# Exit status: the tool's (0, or 2 on bad input); 2 when the build is missing.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="${BUILD:-build}"
+[[ "$build" = /* ]] || build="$root/$build"
+objects=("$build"/CMakeFiles/convcheck_oracles.dir/oracles/*.o "$build"/CMakeFiles/convcheck_oracles.dir/oracles/*/*.o)
+if [[ ! -f "$build/libconvcheck_core.a" || ! -f "${objects[0]}" ]]; then
+  echo "bench/strategy_cost.sh: no convcheck build in $build (cmake --build $build --target convcheck)" >&2
+  exit 2
+fi
+flags=$(sed -n 's/^CXX_FLAGS = //p' "$build/CMakeFiles/convcheck_core.dir/flags.make")
+tool="$build/strategy_cost"
+# shellcheck disable=SC2086 # the build's flags are a word list
+c++ $flags -I"$root" "$root/bench/strategy_cost.cpp" "${objects[@]}" "$build/libconvcheck_core.a" \
+  -ldnnl -lopenblas -lfmt -lrapidcheck -lhdf5_serial -o "$tool"
+"$tool" "${CONFIGS:-$root/bench/configs.txt}" "${ROUNDS:-5}" "${STRATEGIES:-}"

@@ -1,0 +1,39 @@
+#pragma once
+// `onednn`: oneDNN's convolution primitives (oracles/onednn.cpp). A case reaches oneDNN by one of three paths,
+// chosen from (seed, case index) so that shrinking and `repro` keep the path of the case they replay; tests run
+// every path on every config.
+
+#include <array>
+#include <string>
+
+#include "core/conv_case.hpp"
+#include "core/direction.hpp"
+#include "core/strategy.hpp"
+
+namespace convcheck {
+
+enum class OnednnPath {
+  /// Data and grad_output in the case's layout, weights in the plain layout oneDNN's plain-layout kernels read
+  /// for it (OIHW with NCHW, as PyTorch hands them; HWIO with NHWC, as TensorFlow does): no reorders.
+  plain,
+  /// Data and grad_output in the case's layout, weights format_tag::any (the case's weight reordered into
+  /// oneDNN's choice): PyTorch's mkldnn path; with NHWC it reaches the brgemm convolutions.
+  any_weights,
+  /// Every tensor format_tag::any: oneDNN's JIT direct kernels in blocked layouts (nChw16c, OIhw16i16o, ...),
+  /// with reorders from and to the case's layouts.
+  blocked,
+};
+
+/// "plain", "any_weights", "blocked".
+std::string to_string(OnednnPath path);
+
+/// The path `conv_case` takes: a hash of its seed and case index (see onednn.cpp for the proportions and why).
+OnednnPath onednn_path(const ConvCase &conv_case);
+
+/// All three directions through `path`, each in canonical layout, or why it has none. float32 only.
+std::array<RunResult, 3> onednn_results(const ConvCase &conv_case, OnednnPath path);
+
+/// oneDNN's name for the implementation `direction` gets on `path` (impl_info_str), without running it.
+std::string onednn_implementation(const ConvConfig &config, Direction direction, OnednnPath path);
+
+} // namespace convcheck
