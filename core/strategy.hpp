@@ -40,6 +40,9 @@ struct Strategy {
   /// Optional, instead of `run`: all three directions from one call (indexed by Direction), for
   /// implementations that compute them together, such as an external process.
   std::function<std::array<RunResult, 3>(const ConvCase &)> run_case;
+  /// Optional: one-time work of the process (oneDNN compiling its GEMM kernels, say), done once by a campaign
+  /// before it forks its workers, so that each worker inherits it instead of repeating it on its first case.
+  std::function<void()> warm_up;
   /// Optional: which implementation ran (e.g. oneDNN's impl_info_str), recorded with a finding.
   std::function<std::string(const ConvCase &, Direction)> implementation;
 

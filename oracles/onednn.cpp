@@ -41,6 +41,7 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include "core/descriptor.hpp"
 #include "core/fill.hpp"
 #include "core/layout.hpp"
 
@@ -315,6 +316,14 @@ const Registration registration{{
                    "layouts with reorders); float32 only",
     .unsupported = unsupported_dtype,
     .run_case = [](const ConvCase &c) { return onednn_results(c, onednn_path(c)); },
+    // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process, 33-51 ms
+    // (docs/performance.md); one small case down every path pays that once, before the workers are forked.
+    .warm_up =
+        [] {
+          const ConvCase c = make_case(parse_descriptor("mb1ic4ih6iw6oc4kh3kw3pt1pl1"), FillMode::normal, 0, 0);
+          for (OnednnPath path : {OnednnPath::plain, OnednnPath::any_weights, OnednnPath::blocked})
+            onednn_results(c, path);
+        },
     // Called for a failed direction only, so it builds only the primitive descriptor (no JIT code generation).
     // It must not throw: the caller records it outside its exception guard.
     .implementation = [](const ConvCase &c, Direction direction) -> std::string {
