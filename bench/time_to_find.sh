@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Time to find each injected bug: for every bug `convcheck strategies` lists as `inject`, and seeds 1..SEEDS,
-#   convcheck fuzz --seed S --cases 500 --strategies naive --inject BUG --threads 1 --report r.json
+#   convcheck fuzz --seed S --cases 500 --case-timeout 1 --strategies naive --inject BUG --threads 1 --report r.json
+# (a 1 s case timeout, so the hang mutant stride_loop_hang costs a second per hanging case, not a minute)
 # then, per bug, the medians over the seeds of
 #   cases     cases run up to and including the first failing one (the lowest failures[].case_index + 1 of the bug)
 #   find ms   milliseconds to that case: (cases / cases run) * (elapsed_s - the shrink seconds of all failures), since
@@ -32,7 +33,7 @@ mapfile -t bugs < <("$convcheck" strategies | awk '$2 == "inject" { print $1 }')
 for bug in "${bugs[@]}"; do
   for seed in $(seq 1 "$seeds"); do
     status=0
-    "$convcheck" fuzz --seed "$seed" --cases "$cases" --strategies naive --inject "$bug" --threads 1 \
+    "$convcheck" fuzz --seed "$seed" --cases "$cases" --case-timeout 1 --strategies naive --inject "$bug" --threads 1 \
       --report "$work/$bug.$seed.json" --corpus "$work/findings.$bug.$seed" >/dev/null 2>"$work/$bug.$seed.stderr" ||
       status=$?
     if ((status > 1)); then
