@@ -68,15 +68,13 @@ const dnnl::engine &cpu_engine() {
   return engine;
 }
 
-/// While alive, makes oneDNN plan for the single thread it will get. oneDNN 2.x (OpenMP runtime) sizes a
-/// primitive's thread decomposition from omp_get_max_threads() when its descriptor is created, but its
-/// parallel() runs f(0, 1) on the calling thread alone whenever omp_in_parallel() (src/common/dnnl_thread.hpp),
-/// which is always the case under convcheck's parallel case loop. Inside a parallel region omp_get_max_threads()
-/// still answers the outer team size, so a kernel that splits its reduction across threads (jit:avx512_core
-/// backward weights, seen here with 2 threads) waits forever at its barrier for threads that never start; oneDNN
-/// issue #828 reports the same deadlock. nthreads-var is a per-thread ICV, so this touches no other thread.
-/// It applies outside an active region too: with --threads 1 the case loop's team of one is not "in parallel",
-/// and oneDNN would otherwise start its own threads for every tiny conv (13x slower, measured).
+/// While alive, makes oneDNN run on the calling thread alone. Cases run one at a time per worker process, one
+/// worker per core, so oneDNN's own OpenMP threads would only oversubscribe the cores: on tiny convs they made it
+/// 13x slower (measured). When the case loop was an OpenMP parallel region this was also a deadlock fix: oneDNN
+/// 2.x sizes a primitive's thread decomposition from omp_get_max_threads() but runs f(0, 1) alone whenever
+/// omp_in_parallel() (src/common/dnnl_thread.hpp), so a kernel splitting its reduction across threads waited
+/// forever at its barrier (oneDNN issue #828). And it keeps the main process single-threaded through the warm-up,
+/// which it must be to fork workers. nthreads-var is a per-thread ICV, so this touches no other thread.
 class SingleThreadInParallelRegion {
 public:
   SingleThreadInParallelRegion() : previous_(omp_get_max_threads()) { omp_set_num_threads(1); }
