@@ -18,7 +18,9 @@ std::string format_shape(const Shape &shape) { return fmt::format("[{}]", fmt::j
 
 Tensor::Tensor(DType dtype, Shape shape) : Tensor(uninitialized(dtype, std::move(shape))) {
   // All-zero bytes are +0.0 in IEEE float and double.
-  visit_typed(*this, [this](auto *values) { std::memset(values, 0, static_cast<size_t>(size_) * sizeof(*values)); });
+  // An empty buffer's pointer may be null, which memset must not be given even for 0 bytes (UBSan).
+  if (size_ > 0)
+    visit_typed(*this, [this](auto *values) { std::memset(values, 0, static_cast<size_t>(size_) * sizeof(*values)); });
 }
 
 Tensor Tensor::uninitialized(DType dtype, Shape shape) {
