@@ -67,13 +67,17 @@ case "$mode" in
     # them, saving each input, and triage.py then replays every saved input and fails only for convcheck's own.
     # Fork mode keeps only the first line of a child's report, so the sanitizers write theirs to files too: a
     # crash that depends on earlier inputs and does not replay alone is still judged by its stack.
-    # Slow unwinding, 10 frames deep, lets the leak suppressions see through libhdf5 (no frame pointers).
+    # Slow unwinding, 10 frames deep, lets the leak suppressions see through libhdf5 (no frame pointers). Any
+    # single allocation over 512 MB is reported with its stack (the harness's own stay under 8 MB), so memory
+    # blow-ups are judged like crashes instead of as a bare RSS total.
     reports="$build/fuzz-reports"
     rm -rf "$reports" && mkdir -p "$reports"
     ASAN_OPTIONS="fast_unwind_on_malloc=0:malloc_context_size=10:$ASAN_OPTIONS:log_path=$reports/asan" \
       UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$reports/ubsan" "$fuzzer" -fork="$jobs" -ignore_crashes=1 \
-      -ignore_timeouts=1 -ignore_ooms=1 -timeout=10 -rss_limit_mb=2048 -print_funcs=0 -max_total_time="$seconds" \
-      -artifact_prefix="$artifacts/" "$corpus" >"$build/fuzz-reader.log" 2>&1 || true # the last job's status
+      -ignore_timeouts=1 -ignore_ooms=1 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -print_funcs=0 \
+      -max_total_time="$seconds" -artifact_prefix="$artifacts/" "$corpus" >"$build/fuzz-reader.log" 2>&1 ||
+      true # fork mode exits with the last job's status, crash or not: triage.py judges
+
     grep -E '^#[0-9]+:|^INFO: (fuzzed|exiting)' "$build/fuzz-reader.log" || true
     if ! grep -q '^INFO: exiting:' "$build/fuzz-reader.log"; then
       tail -40 "$build/fuzz-reader.log"
