@@ -20,15 +20,12 @@ namespace {
 
 namespace fs = std::filesystem;
 using convcheck::testing::Invocation;
+using convcheck::testing::read_json;
 
 Invocation convcheck(const std::string &args) { return convcheck::testing::run_convcheck(args); }
 
 class Cli : public convcheck::testing::ScratchDirectoryTest {};
 
-nlohmann::json read_json(const std::string &path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
 
 // The report without its timings and memory figures, the only things allowed to differ between identical runs.
 nlohmann::json without_timings(nlohmann::json json) {

@@ -4,9 +4,11 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 
@@ -26,6 +28,12 @@ inline Invocation run_convcheck(const std::string &args, const std::string &envi
   while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+/// A JSON file (a --report), parsed.
+inline nlohmann::json read_json(const std::string &path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
 }
 
 /// A fixture giving each test a fresh directory of its own (ctest runs tests in parallel processes).

@@ -16,15 +16,12 @@ namespace {
 
 namespace fs = std::filesystem;
 using convcheck::testing::Invocation;
+using convcheck::testing::read_json;
 
 Invocation convcheck(const std::string &args) { return convcheck::testing::run_convcheck(args); }
 
 class Isolation : public convcheck::testing::ScratchDirectoryTest {};
 
-nlohmann::json read_json(const std::string &path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
 
 int64_t counted(const nlohmann::json &tally) {
   return tally["passed"].get<int64_t>() + tally["weak"].get<int64_t>() + tally["failed"].get<int64_t>() +
