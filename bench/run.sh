@@ -11,13 +11,16 @@
 #   torch-plain       torch_peer.py --plain: every config exactly once, one torch thread
 #   torch-hypothesis  torch_peer.py: a Hypothesis property over config indexes, one torch thread
 # Each is timed with /usr/bin/time (wall seconds, peak RSS). The table gives the median of the rounds, with
-# cases/s over the whole process (wall: includes startup; `import torch` alone takes about a second), over the
-# verification loop (convcheck's report elapsed_s, the peer's own `seconds`), and in the steady state: the loop
-# minus what the loop costs on the first config alone, over the other configs. The steady rate leaves out the
-# one-time costs a loop pays on its first case (for convcheck, oneDNN JIT-compiling its sgemm kernels, ~70 ms;
-# for the peer, PyTorch's first convolution), which is what stays when the list grows. convcheck-t1 and
-# torch-plain also run on that one-config list (`*-first`) each round for this. One untimed warm-up round runs
-# first so that no harness pays for a cold page cache. Use an otherwise idle machine.
+# cases/s over
+#   wall    the whole process (includes startup; `import torch` alone takes about a second);
+#   loop    the verification loop: convcheck's report elapsed_s, the peer's own `seconds` (after its imports);
+#   run     the loop without convcheck's warm-up (the report's warm_up_s: oneDNN JIT-compiles its sgemm kernels,
+#           about 35 ms, once per process before the workers fork); the peer's is its loop;
+#   steady  the loop minus what it costs on the first config alone, over the other configs: what stays when the
+#           list grows, without any one-time cost (the peer's first PyTorch convolution included). convcheck-t1,
+#           convcheck-t2 and torch-plain also run on that one-config list (`*-first`) each round for this.
+# One untimed warm-up round runs first so that no harness pays for a cold page cache. Use an otherwise idle
+# machine.
 # Exit status: 0 when the table was printed (whatever the verdicts), 2 when something could not run.
 set -euo pipefail
 
@@ -48,16 +51,16 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 first="$work/first.txt"
-grep -v '^\s*\(#\|$\)' "$configs" | head -1 >"$first"
+grep -m1 -v '^\s*\(#\|$\)' "$configs" >"$first" # -m1, not | head -1: pipefail and SIGPIPE
 
-harnesses=(convcheck-t1 convcheck-t2 torch-plain torch-hypothesis convcheck-t1-first torch-plain-first)
+harnesses=(convcheck-t1 convcheck-t2 torch-plain torch-hypothesis convcheck-t1-first convcheck-t2-first torch-plain-first)
 
 # Runs harness $1 once under /usr/bin/time; its stdout, stderr, time line and report land in $work/$1.$2.*.
 run_once() {
   local harness=$1 round=$2 out="$work/$1.$2"
   local command
   case "$harness" in
-    convcheck-t1-first) command=("$convcheck" check --batch "$first" --threads 1 --report "$out.json"
+    convcheck-t*-first) command=("$convcheck" check --batch "$first" --threads "${harness:11:1}" --report "$out.json"
                                 --corpus "$work/findings") ;;
     torch-plain-first) command=("$python" "$root/bench/torch_peer.py" "$first" --plain --threads 1) ;;
     convcheck-t*) command=("$convcheck" check --batch "$configs" --threads "${harness#convcheck-t}"
@@ -90,50 +93,56 @@ work, repeat, harnesses = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
 median = statistics.median
 
 def measure(harness, round):
-    """cases, wall seconds, peak RSS MiB, loop seconds, failures of one run."""
+    """cases, wall seconds, peak RSS MiB, loop seconds, warm-up seconds, failures of one run."""
     def read(suffix):
         return (work / f"{harness}.{round}.{suffix}").read_text()
     wall, rss_kib = (float(x) for x in read("time").split()[-2:])
     if harness.startswith("convcheck"):
         report = json.loads(read("json"))
-        return report["cases"], wall, rss_kib / 1024, report["elapsed_s"], len(report["failures"])
+        return (report["cases"], wall, rss_kib / 1024, report["elapsed_s"], report.get("warm_up_s", 0.0),
+                len(report["failures"]))
     result = json.loads(read("stdout").strip().splitlines()[-1])
-    return result["cases"], wall, rss_kib / 1024, result["seconds"], result["failures"]
+    return result["cases"], wall, rss_kib / 1024, result["seconds"], 0.0, result["failures"]
 
 rows = {}
 for harness in harnesses:
     runs = [measure(harness, r) for r in range(1, repeat + 1)]
-    cases = runs[0][0]
-    rows[harness] = dict(cases=cases, wall=median(r[1] for r in runs), rss=median(r[2] for r in runs),
-                         loop=median(r[3] for r in runs), failures=max(r[4] for r in runs))
+    rows[harness] = dict(cases=runs[0][0], wall=median(r[1] for r in runs), rss=median(r[2] for r in runs),
+                         loop=median(r[3] for r in runs), warm_up=median(r[4] for r in runs),
+                         failures=max(r[5] for r in runs))
 # Steady state: the loop without the first config's share, which carries the loop's one-time costs.
-for harness in ("convcheck-t1", "torch-plain"):
+for harness in ("convcheck-t1", "convcheck-t2", "torch-plain"):
     row, first = rows[harness], rows.pop(harness + "-first")
     row["steady"] = (row["cases"] - first["cases"]) / (row["loop"] - first["loop"])
     row["first_loop"] = first["loop"]
 
 peer = rows["torch-plain"]
-print(f"\n{'harness':<17} {'cases':>5} {'wall s':>7} {'cases/s':>8} {'loop s':>7} {'cases/s':>8} {'steady':>7} "
-      f"{'RSS MiB':>8} {'x peer wall':>11} {'x peer loop':>11} {'x steady':>8} {'failures':>8}")
+def rate(row, key):
+    if key == "wall": return row["cases"] / row["wall"]
+    if key == "loop": return row["cases"] / row["loop"]
+    if key == "run": return row["cases"] / (row["loop"] - row["warm_up"])
+    return row.get("steady")
+keys = ("wall", "loop", "run", "steady")
+print(f"\n{'harness':<17} {'cases':>5} {'wall s':>7} {'loop s':>7} {'warm-up':>7} "
+      + "".join(f"{k + ' c/s':>11}" for k in keys) + f" {'RSS MiB':>8} " + "".join(f"{'x ' + k:>9}" for k in keys)
+      + f" {'failures':>8}")
 for harness, row in rows.items():
-    wall_rate, loop_rate = row["cases"] / row["wall"], row["cases"] / row["loop"]
-    steady = f"{row['steady']:>7.1f}" if "steady" in row else f"{'':>7}"
-    steady_ratio = f"{row['steady'] / peer['steady']:>8.2f}" if "steady" in row else f"{'':>8}"
-    print(f"{harness:<17} {row['cases']:>5} {row['wall']:>7.2f} {wall_rate:>8.1f} {row['loop']:>7.3f} "
-          f"{loop_rate:>8.1f} {steady} {row['rss']:>8.1f} {wall_rate / (peer['cases'] / peer['wall']):>11.2f} "
-          f"{loop_rate / (peer['cases'] / peer['loop']):>11.2f} {steady_ratio} {row['failures']:>8}")
-print("(cases/s: over the whole process, then over the verification loop; steady: cases/s of the loop past its "
-      "first case; torch-hypothesis counts the distinct configs it reached)")
-one = rows["convcheck-t1"]
-print(f"first config alone, loop seconds: convcheck-t1 {one['first_loop']:.3f}, "
+    print(f"{harness:<17} {row['cases']:>5} {row['wall']:>7.2f} {row['loop']:>7.3f} {row['warm_up']:>7.3f} "
+          + "".join(f"{rate(row, k):>11.1f}" if rate(row, k) else f"{'':>11}" for k in keys) + f" {row['rss']:>8.1f} "
+          + "".join(f"{rate(row, k) / rate(peer, k):>9.2f}" if rate(row, k) else f"{'':>9}" for k in keys)
+          + f" {row['failures']:>8}")
+print("(cases per second over: wall, the whole process; loop, the verification loop (convcheck: the report's elapsed_s,"
+      " which includes warm-up; the peer: its loop, after `import torch`); run, the loop without warm-up; steady, the"
+      " loop past its first config; torch-hypothesis counts the distinct configs it reached)")
+one, two = rows["convcheck-t1"], rows["convcheck-t2"]
+print(f"first config alone, loop seconds: convcheck-t1 {one['first_loop']:.3f}, convcheck-t2 {two['first_loop']:.3f}, "
       f"torch-plain {peer['first_loop']:.3f}")
 peer_cpu = median(json.loads((work / f"torch-plain.{r}.stdout").read_text().strip().splitlines()[-1])["cpu_seconds"]
                   for r in range(1, repeat + 1))
 print(f"torch-plain loop thread CPU: {1000 * peer_cpu / peer['cases']:.3f} ms per case "
       "(compare bench/strategy_cost.sh's sum for convcheck)")
-one, two = rows["convcheck-t1"], rows["convcheck-t2"]
-print(f"convcheck scaling 2 threads / 1 thread: {one['wall'] / two['wall']:.2f}x wall, "
-      f"{one['loop'] / two['loop']:.2f}x loop")
+print("convcheck scaling 2 threads / 1 thread: "
+      + ", ".join(f"{rate(two, k) / rate(one, k):.2f}x {k}" for k in keys))
 
 # Where convcheck's single-thread time goes, per strategy and direction (median over the rounds).
 reports = [json.loads((work / f"convcheck-t1.{r}.json").read_text()) for r in range(1, repeat + 1)]

@@ -63,6 +63,7 @@ struct CampaignReport {
   uint64_t seed = 0;
   int64_t cases = 0;
   double elapsed_s = 0;
+  double warm_up_s = 0; // of elapsed_s, spent warming strategies up (Strategy::warm_up) before the first case
   FillMode fill = FillMode::mixed;
   double reference_s = 0; // computing inputs and the double reference, summed over workers
   std::vector<StrategyTally> tallies; // in strategy order

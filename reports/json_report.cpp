@@ -62,6 +62,7 @@ std::string json_report(const CampaignReport &report) {
   const nlohmann::json json = {{"seed", report.seed},
                                {"cases", report.cases},
                                {"elapsed_s", report.elapsed_s},
+                               {"warm_up_s", report.warm_up_s},
                                {"fill", to_string(report.fill)},
                                {"reference_s", report.reference_s},
                                {"interrupted", report.interrupted},
@@ -98,6 +99,7 @@ CampaignReport report_from_json(const nlohmann::json &json) {
   report.seed = json.at("seed").get<uint64_t>();
   report.cases = json.at("cases").get<int64_t>();
   report.elapsed_s = json.at("elapsed_s").get<double>();
+  report.warm_up_s = json.value("warm_up_s", 0.0);
   report.fill = parse_fill_mode(json.at("fill").get<std::string>());
   report.reference_s = json.value("reference_s", 0.0);
   report.interrupted = json.value("interrupted", false);
@@ -155,6 +157,7 @@ CampaignReport merge_reports(const std::vector<CampaignReport> &shards) {
       throw InputError(fmt::format("reports of seeds {} and {} are not one campaign", merged.seed, shard.seed));
     merged.cases += shard.cases;
     merged.elapsed_s = std::max(merged.elapsed_s, shard.elapsed_s);
+    merged.warm_up_s = std::max(merged.warm_up_s, shard.warm_up_s);
     merged.reference_s += shard.reference_s;
     merged.interrupted |= shard.interrupted;
     merged.peak_rss_kib = std::max(merged.peak_rss_kib, shard.peak_rss_kib);

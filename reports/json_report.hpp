@@ -1,6 +1,7 @@
 #pragma once
 // The machine-readable run report (--report FILE.json):
-//   {"seed", "cases", "elapsed_s", "fill", "reference_s", "interrupted" (stopped by a signal), "convcheck_version",
+//   {"seed", "cases", "elapsed_s", "warm_up_s" (the part of elapsed_s before the first case), "fill", "reference_s",
+//    "interrupted" (stopped by a signal), "convcheck_version",
 //    "peak_rss_kib" (main process), "worker_peak_rss_kib" (largest worker process),
 //    "strategies": {name: {"passed", "failed", "skipped", "weak", "seconds",
 //                          "directions": {"output"|"grad_data"|"grad_weight": {... the same counts, "seconds"}}}},
