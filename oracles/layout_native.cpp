@@ -82,7 +82,8 @@ template <DataLayout DL, WeightLayout WL> struct Geometry {
 /// on small configs a call per tap and channel costs more than the products.
 template <class T>
 [[gnu::always_inline]] inline void grouped_axpy(T *sums, int64_t groups, int64_t per_group, const T *x,
-                                                int64_t x_group_step, const T *y, int64_t y_group_step, int64_t y_step) {
+                                                int64_t x_group_step, const T *y, int64_t y_group_step,
+                                                int64_t y_step) {
   if (per_group == 1) {
     for (int64_t j = 0; j < groups; ++j) sums[j] += x[j * x_group_step] * y[j * y_group_step];
     return;
