@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -79,6 +80,64 @@ template <class T> void forward(const ConvConfig &c, const T *data, const T *wei
     }
 }
 
+/// Input columns w, w + sw, w + 2*sw, ... are read by the same kernel columns s, at output columns q, q + 1, q + 2,
+/// ...: such a run of up to 4 columns (`ColumnBlock`) is gathered side by side, each element still summing its own
+/// products in (r, s, k) order, so that their additions overlap instead of forming one chain of latencies.
+struct ColumnBlock {
+  int64_t first = 0; // the input column of element 0; element j is first + j*sw and reads q + j
+  int64_t width = 0;
+};
+
+// Whether column `other` is read by the same kernel columns as `w`, each at an output column `shift` further on.
+bool reads_shifted(const TapReaders &columns, int64_t w, int64_t other, int64_t shift) {
+  const auto begin = static_cast<size_t>(columns.starts[static_cast<size_t>(w)]);
+  const auto count = static_cast<size_t>(columns.starts[static_cast<size_t>(w + 1)]) - begin;
+  const auto other_begin = static_cast<size_t>(columns.starts[static_cast<size_t>(other)]);
+  if (static_cast<size_t>(columns.starts[static_cast<size_t>(other + 1)]) - other_begin != count) return false;
+  for (size_t b = 0; b < count; ++b) {
+    const auto [s, q] = columns.pairs[begin + b];
+    const auto [other_s, other_q] = columns.pairs[other_begin + b];
+    if (other_s != s || other_q != q + shift) return false;
+  }
+  return true;
+}
+
+std::vector<ColumnBlock> column_blocks(const TapReaders &columns, int64_t W, int64_t stride) {
+  std::vector<ColumnBlock> blocks;
+  std::vector<bool> placed(static_cast<size_t>(W), false);
+  for (int64_t w = 0; w < W; ++w) {
+    if (placed[static_cast<size_t>(w)]) continue;
+    ColumnBlock block{w, 1};
+    while (block.width < 4 && w + block.width * stride < W &&
+           reads_shifted(columns, w, w + block.width * stride, block.width))
+      placed[static_cast<size_t>(w + block.width++ * stride)] = true;
+    blocks.push_back(block);
+  }
+  return blocks;
+}
+
+/// One input row's block of columns: sums[j] gathers grad_output[.., p, q + j] * weight[.., r, s].
+template <int width, class T>
+void gather_block(const T *group_grad, const T *group_weight, const TapReaders &rows, const TapReaders &columns,
+                  int64_t h, const ColumnBlock &block, int64_t stride, const ConvConfig &c, T *row) {
+  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
+  const int64_t R = c.kernel_height, S = c.kernel_width, P = c.out_height(), Q = c.out_width();
+  T sums[width] = {};
+  for (int64_t a = rows.starts[static_cast<size_t>(h)]; a < rows.starts[static_cast<size_t>(h + 1)]; ++a) {
+    const auto [r, p] = rows.pairs[static_cast<size_t>(a)];
+    for (int64_t b = columns.starts[static_cast<size_t>(block.first)];
+         b < columns.starts[static_cast<size_t>(block.first + 1)]; ++b) {
+      const auto [s, q] = columns.pairs[static_cast<size_t>(b)];
+      for (int64_t kk = 0; kk < kg; ++kk) {
+        const T *grad = group_grad + (kk * P + p) * Q + q;
+        const T tap = group_weight[(kk * cg * R + r) * S + s];
+        for (int j = 0; j < width; ++j) sums[j] += grad[j] * tap;
+      }
+    }
+  }
+  for (int j = 0; j < width; ++j) row[block.first + j * stride] = sums[j];
+}
+
 /// Gathering grad_data: each input element sums the taps that read it, (r, s) outer, output channels innermost.
 template <class T> void grad_data(const ConvConfig &c, const T *grad_output, const T *weight, T *grad_input) {
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
@@ -87,25 +146,27 @@ template <class T> void grad_data(const ConvConfig &c, const T *grad_output, con
   // The (tap, output position) pairs that read each input row and column: h + pt - r*dh = p*sh, exactly.
   const TapReaders rows = tap_readers(H, R, P, c.stride_height, c.pad_top, c.dilation_height);
   const TapReaders columns = tap_readers(W, S, Q, c.stride_width, c.pad_left, c.dilation_width);
+  const std::vector<ColumnBlock> blocks = column_blocks(columns, W, c.stride_width);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t i = 0; i < c.in_channels; ++i) {
       const int64_t g = i / cg, ci = i % cg;
       const T *group_grad = grad_output + (n * c.out_channels + g * kg) * P * Q;
       const T *group_weight = weight + (g * kg * cg + ci) * R * S; // weight[g*K/G, ci, 0, 0]
-      for (int64_t h = 0; h < H; ++h)
-        for (int64_t w = 0; w < W; ++w) {
-          T sum{0};
-          for (int64_t a = rows.starts[static_cast<size_t>(h)]; a < rows.starts[static_cast<size_t>(h + 1)]; ++a) {
-            const auto [r, p] = rows.pairs[static_cast<size_t>(a)];
-            for (int64_t b = columns.starts[static_cast<size_t>(w)]; b < columns.starts[static_cast<size_t>(w + 1)];
-                 ++b) {
-              const auto [s, q] = columns.pairs[static_cast<size_t>(b)];
-              for (int64_t kk = 0; kk < kg; ++kk)
-                sum += group_grad[(kk * P + p) * Q + q] * group_weight[(kk * cg * R + r) * S + s];
-            }
+      for (int64_t h = 0; h < H; ++h) {
+        T *row = grad_input + ((n * c.in_channels + i) * H + h) * W;
+        for (const ColumnBlock &block : blocks) {
+          const auto gather = [&](auto width) {
+            gather_block<decltype(width)::value>(group_grad, group_weight, rows, columns, h, block, c.stride_width, c,
+                                                 row);
+          };
+          switch (block.width) {
+          case 4: gather(std::integral_constant<int, 4>{}); break;
+          case 3: gather(std::integral_constant<int, 3>{}); break;
+          case 2: gather(std::integral_constant<int, 2>{}); break;
+          default: gather(std::integral_constant<int, 1>{}); break;
           }
-          grad_input[((n * c.in_channels + i) * H + h) * W + w] = sum;
         }
+      }
     }
 }
 
