@@ -172,38 +172,41 @@ template <class T> void grad_data(const ConvConfig &c, const T *grad_output, con
 
 /// Direct wgrad: each weight element sums over (n, p, q), visiting only the output positions whose tap is inside.
 /// One partial sum per image, reduced at the end, as split-K direct wgrad kernels reduce over the batch; this also
-/// makes the rounding differ from naive's single running sum. The C/G input channels of a group share every
-/// grad_output value, so their sums run together (`image_sums`, `sums`), each in its own (n, p, q) order.
+/// makes the rounding differ from naive's single running sum. Which (p, q) a tap reads depends only on (r, s), so all
+/// K * C/G elements of one tap run together (`image_sums`, `sums`), each in its own (n, p, q) order: their additions
+/// are independent and overlap, and the C/G input channels of a group share every grad_output value.
 template <class T> void grad_weight(const ConvConfig &c, const T *grad_output, const T *data, T *grad_filter) {
-  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
+  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group(), K = c.out_channels;
   const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
   const int64_t P = c.out_height(), Q = c.out_width();
-  std::vector<T> sums(static_cast<size_t>(cg)), image_sums(static_cast<size_t>(cg));
-  for (int64_t k = 0; k < c.out_channels; ++k) {
-    const int64_t first_channel = (k / kg) * cg;
-    for (int64_t r = 0; r < R; ++r) {
-      // h = p*sh + (r*dh - pt): the same inequality as forward's, solved for p instead of r.
-      const int64_t top = r * c.dilation_height - c.pad_top;
-      const IndexRange rows = inside(top, c.stride_height, P, H);
-      for (int64_t s = 0; s < S; ++s) {
-        const int64_t left = s * c.dilation_width - c.pad_left;
-        const IndexRange cols = inside(left, c.stride_width, Q, W);
-        std::fill(sums.begin(), sums.end(), T{0});
-        for (int64_t n = 0; n < c.batch; ++n) {
-          const T *grad_plane = grad_output + (n * c.out_channels + k) * P * Q;
-          const T *planes = data + (n * c.in_channels + first_channel) * H * W;
-          std::fill(image_sums.begin(), image_sums.end(), T{0});
-          for (int64_t p = rows.first; p < rows.last; ++p)
-            for (int64_t q = cols.first; q < cols.last; ++q) {
-              const T grad = grad_plane[p * Q + q];
-              const int64_t at = (p * c.stride_height + top) * W + q * c.stride_width + left;
-              for (int64_t ci = 0; ci < cg; ++ci) image_sums[static_cast<size_t>(ci)] += grad * planes[ci * H * W + at];
+  std::vector<T> sums(static_cast<size_t>(K * cg)), image_sums(static_cast<size_t>(K * cg));
+  for (int64_t r = 0; r < R; ++r) {
+    // h = p*sh + (r*dh - pt): the same inequality as forward's, solved for p instead of r.
+    const int64_t top = r * c.dilation_height - c.pad_top;
+    const IndexRange rows = inside(top, c.stride_height, P, H);
+    for (int64_t s = 0; s < S; ++s) {
+      const int64_t left = s * c.dilation_width - c.pad_left;
+      const IndexRange cols = inside(left, c.stride_width, Q, W);
+      std::fill(sums.begin(), sums.end(), T{0});
+      for (int64_t n = 0; n < c.batch; ++n) {
+        const T *grad_planes = grad_output + n * K * P * Q;
+        const T *images = data + n * c.in_channels * H * W;
+        std::fill(image_sums.begin(), image_sums.end(), T{0});
+        for (int64_t p = rows.first; p < rows.last; ++p)
+          for (int64_t q = cols.first; q < cols.last; ++q) {
+            const int64_t at = (p * c.stride_height + top) * W + q * c.stride_width + left;
+            T *element = image_sums.data();
+            for (int64_t k = 0; k < K; k += kg) {
+              const T *planes = images + k / kg * cg * H * W + at; // the group's first input channel
+              for (int64_t kk = k; kk < k + kg; ++kk, element += cg) {
+                const T grad = grad_planes[(kk * P + p) * Q + q];
+                for (int64_t ci = 0; ci < cg; ++ci) element[ci] += grad * planes[ci * H * W];
+              }
             }
-          for (int64_t ci = 0; ci < cg; ++ci) sums[static_cast<size_t>(ci)] += image_sums[static_cast<size_t>(ci)];
-        }
-        for (int64_t ci = 0; ci < cg; ++ci)
-          grad_filter[((k * cg + ci) * R + r) * S + s] = sums[static_cast<size_t>(ci)];
+          }
+        for (size_t e = 0; e < sums.size(); ++e) sums[e] += image_sums[e];
       }
+      for (int64_t e = 0; e < K * cg; ++e) grad_filter[(e * R + r) * S + s] = sums[static_cast<size_t>(e)];
     }
   }
 }
