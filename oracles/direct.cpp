@@ -131,6 +131,7 @@ void gather_block(const T *group_grad, const T *group_weight, const TapReaders &
       for (int64_t kk = 0; kk < kg; ++kk) {
         const T *grad = group_grad + (kk * P + p) * Q + q;
         const T tap = group_weight[(kk * cg * R + r) * S + s];
+#pragma GCC unroll 4 // `sums` then lives in registers: a chain through memory would undo the point
         for (int j = 0; j < width; ++j) sums[j] += grad[j] * tap;
       }
     }
