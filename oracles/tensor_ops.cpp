@@ -208,9 +208,10 @@ struct ConvGeometry {
         P(result[2]), Q(result[3]) {}
 };
 
-// The element schedule runs up to 4 neighbouring kernels of a group together (`width`): they read the same image,
-// so each image value is loaded once for all of them, and their sums are independent chains whose additions overlap
-// (one chain waits out the latency of every addition). Every element still sums its own products in (c, r, s) order.
+// Both schedules run up to 4 neighbouring kernels of a group together (`width`), as they read the same image. In the
+// element schedule each image value is then loaded once for all of them and their sums are independent chains whose
+// additions overlap (one chain waits out the latency of every addition); in the row schedule the image row, the
+// tap's span and the row's bookkeeping are shared. Every element still sums its own products in (c, r, s) order.
 template <int width, class T>
 void element_block(const T *image, const T *weight, T *out, int64_t k, const std::vector<IndexSpan> &taps_of_column,
                    const ConvGeometry &g, const Conv2dParams &p) {
@@ -254,34 +255,42 @@ void by_kernel_blocks(const T *data, T *out, int64_t batch, const ConvGeometry &
     }
 }
 
+template <int width, class T>
+void row_block(const T *image, const T *weight, T *out, int64_t k, const std::vector<IndexSpan> &columns,
+               const ConvGeometry &g, const Conv2dParams &p) {
+  for (int64_t y = 0; y < g.P; ++y, out += g.Q) { // `out` is zero-filled; kernel j's plane is j * P * Q further on
+    const int64_t top = y * p.stride_height - p.pad_top;
+    const IndexSpan rows = in_range(top, p.dilation_height, g.R, g.H);
+    for (int64_t c = 0; c < g.CG; ++c)
+      for (int64_t r = rows.first; r < rows.last; ++r) {
+        const T *image_row = image + (c * g.H + top + r * p.dilation_height) * g.W;
+        const T *taps = weight + ((k * g.CG + c) * g.R + r) * g.S;
+        for (int64_t s = 0; s < g.S; ++s) {
+          const IndexSpan xs = columns[static_cast<size_t>(s)];
+          const int64_t offset = s * p.dilation_width - p.pad_left; // may be negative: an index, not a pointer
+          for (int j = 0; j < width; ++j) {
+            T *row = out + j * g.P * g.Q;
+            const T tap = taps[j * g.CG * g.R * g.S + s];
+            if (p.stride_width == 1) {
+#pragma omp simd // x indexes different elements: each element's own sum is still in (c, r, s) order
+              for (int64_t x = xs.first; x < xs.last; ++x) row[x] += image_row[offset + x] * tap;
+            } else {
+              for (int64_t x = xs.first; x < xs.last; ++x) row[x] += image_row[offset + x * p.stride_width] * tap;
+            }
+          }
+        }
+      }
+  }
+}
+
 template <class T>
 void row_schedule(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g, const Conv2dParams &p) {
   std::vector<IndexSpan> columns(static_cast<size_t>(g.S)); // the x whose tap s lands inside: 0 <= x*sw - pl + s*dw < W
   for (int64_t s = 0; s < g.S; ++s)
     columns[static_cast<size_t>(s)] = in_range(s * p.dilation_width - p.pad_left, p.stride_width, g.Q, g.W);
-  for (int64_t n = 0; n < batch; ++n)
-    for (int64_t k = 0; k < g.K; ++k) {
-      const T *image = data + (n * g.C + k / g.KG * g.CG) * g.H * g.W;
-      for (int64_t y = 0; y < g.P; ++y, out += g.Q) { // `out` is zero-filled
-        const int64_t top = y * p.stride_height - p.pad_top;
-        const IndexSpan rows = in_range(top, p.dilation_height, g.R, g.H);
-        for (int64_t c = 0; c < g.CG; ++c)
-          for (int64_t r = rows.first; r < rows.last; ++r) {
-            const T *image_row = image + (c * g.H + top + r * p.dilation_height) * g.W;
-            const T *taps = weight + ((k * g.CG + c) * g.R + r) * g.S;
-            for (int64_t s = 0; s < g.S; ++s) {
-              const IndexSpan xs = columns[static_cast<size_t>(s)];
-              const int64_t offset = s * p.dilation_width - p.pad_left; // may be negative: an index, not a pointer
-              if (p.stride_width == 1) {
-#pragma omp simd // x indexes different elements: each element's own sum is still in (c, r, s) order
-                for (int64_t x = xs.first; x < xs.last; ++x) out[x] += image_row[offset + x] * taps[s];
-              } else {
-                for (int64_t x = xs.first; x < xs.last; ++x) out[x] += image_row[offset + x * p.stride_width] * taps[s];
-              }
-            }
-          }
-      }
-    }
+  by_kernel_blocks(data, out, batch, g, [&](auto width, const T *image, int64_t k, T *at) {
+    row_block<decltype(width)::value>(image, weight, at, k, columns, g, p);
+  });
 }
 
 template <class T>
