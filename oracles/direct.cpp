@@ -117,11 +117,18 @@ std::vector<ColumnBlock> column_blocks(const TapReaders &columns, int64_t W, int
 }
 
 /// One input row's block of columns: sums[j] gathers grad_output[.., p, q + j] * weight[.., r, s].
+/// The extents gather_block needs, read once per call (ConvConfig computes P and Q on every call).
+struct GatherExtents {
+  explicit GatherExtents(const ConvConfig &c)
+      : cg(c.in_channels_per_group()), kg(c.out_channels_per_group()), R(c.kernel_height), S(c.kernel_width),
+        P(c.out_height()), Q(c.out_width()), stride(c.stride_width) {}
+  int64_t cg, kg, R, S, P, Q, stride;
+};
+
 template <int width, class T>
 void gather_block(const T *group_grad, const T *group_weight, const TapReaders &rows, const TapReaders &columns,
-                  int64_t h, const ColumnBlock &block, int64_t stride, const ConvConfig &c, T *row) {
-  const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
-  const int64_t R = c.kernel_height, S = c.kernel_width, P = c.out_height(), Q = c.out_width();
+                  int64_t h, const ColumnBlock &block, const GatherExtents &e, T *row) {
+  const int64_t cg = e.cg, kg = e.kg, R = e.R, S = e.S, P = e.P, Q = e.Q;
   T sums[width] = {};
   for (int64_t a = rows.starts[static_cast<size_t>(h)]; a < rows.starts[static_cast<size_t>(h + 1)]; ++a) {
     const auto [r, p] = rows.pairs[static_cast<size_t>(a)];
@@ -136,7 +143,7 @@ void gather_block(const T *group_grad, const T *group_weight, const TapReaders &
       }
     }
   }
-  for (int j = 0; j < width; ++j) row[block.first + j * stride] = sums[j];
+  for (int j = 0; j < width; ++j) row[block.first + j * e.stride] = sums[j];
 }
 
 /// Gathering grad_data: each input element sums the taps that read it, (r, s) outer, output channels innermost.
@@ -148,6 +155,7 @@ template <class T> void grad_data(const ConvConfig &c, const T *grad_output, con
   const TapReaders rows = tap_readers(H, R, P, c.stride_height, c.pad_top, c.dilation_height);
   const TapReaders columns = tap_readers(W, S, Q, c.stride_width, c.pad_left, c.dilation_width);
   const std::vector<ColumnBlock> blocks = column_blocks(columns, W, c.stride_width);
+  const GatherExtents extents(c);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t i = 0; i < c.in_channels; ++i) {
       const int64_t g = i / cg, ci = i % cg;
@@ -157,8 +165,7 @@ template <class T> void grad_data(const ConvConfig &c, const T *grad_output, con
         T *row = grad_input + ((n * c.in_channels + i) * H + h) * W;
         for (const ColumnBlock &block : blocks) {
           const auto gather = [&](auto width) {
-            gather_block<decltype(width)::value>(group_grad, group_weight, rows, columns, h, block, c.stride_width, c,
-                                                 row);
+            gather_block<decltype(width)::value>(group_grad, group_weight, rows, columns, h, block, extents, row);
           };
           switch (block.width) {
           case 4: gather(std::integral_constant<int, 4>{}); break;
