@@ -19,6 +19,7 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -26,6 +27,7 @@
 
 #include <fmt/format.h>
 
+#include "core/index_span.hpp"
 #include "core/strategy.hpp"
 
 extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
@@ -91,43 +93,55 @@ void gemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, c
     cblas_dgemm(CblasRowMajor, op_a, op_b, i(m), i(n), i(k), 1.0, a, i(lda), b, i(ldb), beta, c, i(ldc));
 }
 
+/// For each kernel row r (`rows`) the output rows p, and for each kernel column s (`columns`) the output columns q,
+/// whose tap lands inside the image: computed once per call, so the unfolding loops below test nothing per element.
+struct TapSpans {
+  explicit TapSpans(const ConvConfig &c) {
+    for (int64_t r = 0; r < c.kernel_height; ++r)
+      rows.push_back(in_range(r * c.dilation_height - c.pad_top, c.stride_height, c.out_height(), c.in_height));
+    for (int64_t s = 0; s < c.kernel_width; ++s)
+      columns.push_back(in_range(s * c.dilation_width - c.pad_left, c.stride_width, c.out_width(), c.in_width));
+  }
+  std::vector<IndexSpan> rows, columns;
+};
+
 /// Fills col [C/G*R*S, P*Q] from one group's image [C/G, H, W] by the unfolding formula above.
-template <class T> void im2col(const GroupGeometry &geo, const T *image, T *col) {
+template <class T> void im2col(const GroupGeometry &geo, const TapSpans &spans, const T *image, T *col) {
   const ConvConfig &c = geo.config;
   const int64_t P = c.out_height(), Q = c.out_width();
   for (int64_t ci = 0; ci < geo.in_channels; ++ci)
     for (int64_t r = 0; r < c.kernel_height; ++r)
       for (int64_t s = 0; s < c.kernel_width; ++s) {
         T *row = col + ((ci * c.kernel_height + r) * c.kernel_width + s) * geo.col_cols;
-        for (int64_t p = 0; p < P; ++p) {
+        const IndexSpan ps = spans.rows[static_cast<size_t>(r)], qs = spans.columns[static_cast<size_t>(s)];
+        std::fill(row, row + ps.first * Q, T{0});
+        for (int64_t p = ps.first; p < ps.last; ++p) {
           const int64_t h = p * c.stride_height - c.pad_top + r * c.dilation_height;
-          const bool row_inside = h >= 0 && h < c.in_height;
-          for (int64_t q = 0; q < Q; ++q) {
-            const int64_t w = q * c.stride_width - c.pad_left + s * c.dilation_width;
-            const bool inside = row_inside && w >= 0 && w < c.in_width;
-            row[p * Q + q] = inside ? image[(ci * c.in_height + h) * c.in_width + w] : T{0};
-          }
+          // Input column of output column q: q*sw + offset; an index, not a pointer, as it may be negative.
+          const int64_t offset = (ci * c.in_height + h) * c.in_width - c.pad_left + s * c.dilation_width;
+          T *out = row + p * Q;
+          std::fill(out, out + qs.first, T{0});
+          for (int64_t q = qs.first; q < qs.last; ++q) out[q] = image[offset + q * c.stride_width];
+          std::fill(out + qs.last, out + Q, T{0});
         }
+        std::fill(row + ps.last * Q, row + P * Q, T{0});
       }
 }
 
 /// The adjoint of im2col: adds every col entry into the image element it was read from (into grad_image
 /// [C/G, H, W]), dropping the entries that came from the padding.
-template <class T> void col2im(const GroupGeometry &geo, const T *col, T *grad_image) {
+template <class T> void col2im(const GroupGeometry &geo, const TapSpans &spans, const T *col, T *grad_image) {
   const ConvConfig &c = geo.config;
-  const int64_t P = c.out_height(), Q = c.out_width();
+  const int64_t Q = c.out_width();
   for (int64_t ci = 0; ci < geo.in_channels; ++ci)
     for (int64_t r = 0; r < c.kernel_height; ++r)
       for (int64_t s = 0; s < c.kernel_width; ++s) {
         const T *row = col + ((ci * c.kernel_height + r) * c.kernel_width + s) * geo.col_cols;
-        for (int64_t p = 0; p < P; ++p) {
+        const IndexSpan ps = spans.rows[static_cast<size_t>(r)], qs = spans.columns[static_cast<size_t>(s)];
+        for (int64_t p = ps.first; p < ps.last; ++p) {
           const int64_t h = p * c.stride_height - c.pad_top + r * c.dilation_height;
-          if (h < 0 || h >= c.in_height) continue;
-          for (int64_t q = 0; q < Q; ++q) {
-            const int64_t w = q * c.stride_width - c.pad_left + s * c.dilation_width;
-            if (w < 0 || w >= c.in_width) continue;
-            grad_image[(ci * c.in_height + h) * c.in_width + w] += row[p * Q + q];
-          }
+          const int64_t offset = (ci * c.in_height + h) * c.in_width - c.pad_left + s * c.dilation_width;
+          for (int64_t q = qs.first; q < qs.last; ++q) grad_image[offset + q * c.stride_width] += row[p * Q + q];
         }
       }
 }
@@ -135,10 +149,11 @@ template <class T> void col2im(const GroupGeometry &geo, const T *col, T *grad_i
 // out_g [K/G, P*Q] = W_g [K/G, C/G*R*S] x col [C/G*R*S, P*Q]
 template <class T> void forward(const GroupGeometry &geo, const ConvCase &cc, T *output) {
   std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
+  const TapSpans spans(geo.config);
   const T *data = cc.data.data<T>(), *weight = cc.weight.data<T>();
   for (int64_t n = 0; n < geo.config.batch; ++n)
     for (int64_t g = 0; g < geo.config.groups; ++g) {
-      im2col(geo, data + geo.data_offset(n, g), col.data());
+      im2col(geo, spans, data + geo.data_offset(n, g), col.data());
       gemm<T>(false, false, geo.out_channels, geo.col_cols, geo.col_rows, weight + geo.weight_offset(g),
               geo.col_rows, col.data(), geo.col_cols, T{0}, output + geo.output_offset(n, g), geo.col_cols);
     }
@@ -147,10 +162,11 @@ template <class T> void forward(const GroupGeometry &geo, const ConvCase &cc, T 
 // grad_W_g [K/G, C/G*R*S] = sum_n grad_output_g [K/G, P*Q] x col^T [P*Q, C/G*R*S]
 template <class T> void grad_weight(const GroupGeometry &geo, const ConvCase &cc, T *grad_weight) {
   std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
+  const TapSpans spans(geo.config);
   const T *data = cc.data.data<T>(), *grad_output = cc.grad_output.data<T>();
   for (int64_t g = 0; g < geo.config.groups; ++g)
     for (int64_t n = 0; n < geo.config.batch; ++n) {
-      im2col(geo, data + geo.data_offset(n, g), col.data());
+      im2col(geo, spans, data + geo.data_offset(n, g), col.data());
       const T beta = n == 0 ? T{0} : T{1};
       gemm<T>(false, true, geo.out_channels, geo.col_rows, geo.col_cols, grad_output + geo.output_offset(n, g),
               geo.col_cols, col.data(), geo.col_cols, beta, grad_weight + geo.weight_offset(g), geo.col_rows);
@@ -160,12 +176,13 @@ template <class T> void grad_weight(const GroupGeometry &geo, const ConvCase &cc
 // col [C/G*R*S, P*Q] = W_g^T [C/G*R*S, K/G] x grad_output_g [K/G, P*Q], then col2im into grad_data.
 template <class T> void grad_data(const GroupGeometry &geo, const ConvCase &cc, T *grad_data) {
   std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
+  const TapSpans spans(geo.config);
   const T *weight = cc.weight.data<T>(), *grad_output = cc.grad_output.data<T>();
   for (int64_t n = 0; n < geo.config.batch; ++n)
     for (int64_t g = 0; g < geo.config.groups; ++g) {
       gemm<T>(true, false, geo.col_rows, geo.col_cols, geo.out_channels, weight + geo.weight_offset(g), geo.col_rows,
               grad_output + geo.output_offset(n, g), geo.col_cols, T{0}, col.data(), geo.col_cols);
-      col2im(geo, col.data(), grad_data + geo.data_offset(n, g)); // grad_data starts zero-filled
+      col2im(geo, spans, col.data(), grad_data + geo.data_offset(n, g)); // grad_data starts zero-filled
     }
 }
 

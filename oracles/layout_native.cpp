@@ -72,14 +72,32 @@ template <DataLayout DL, WeightLayout WL> struct Geometry {
 // kernels, the loops keep every channel of a pixel in flight together (`sums`): each element still adds its
 // products one by one in that order, but the additions of different channels are independent, so they overlap,
 // and the loop over channels is long even when groups are small (depthwise). A channel's group decides which
-// channels of the other tensor it reads (`group_offsets`). Which taps are in range depends on one coordinate each,
+// channels of the other tensor it reads (`grouped_axpy`). Which taps are in range depends on one coordinate each,
 // so it is worked out per row and per column (core/index_span.hpp).
 
-/// Per channel j of the `count` in flight, `steps[j]` = the offset of its group's first channel on the other side.
-std::vector<int64_t> group_offsets(int64_t count, int64_t per_group, int64_t other_per_group, int64_t step) {
-  std::vector<int64_t> offsets(static_cast<size_t>(count));
-  for (int64_t j = 0; j < count; ++j) offsets[static_cast<size_t>(j)] = (j / per_group) * other_per_group * step;
-  return offsets;
+/// One product for every channel in flight: for each group j < `groups` and each of its `per_group` channels t,
+///   sums[j*per_group + t] += x[j*x_group_step] * y[j*y_group_step + t*y_step]
+/// where x is the other tensor's value the whole group shares. When the group's channels lie next to each other in
+/// y (y_step 1), the loop over them is contiguous and vectorizes; each sum still gets exactly one product. Inlined:
+/// on small configs a call per tap and channel costs more than the products.
+template <class T>
+[[gnu::always_inline]] inline void grouped_axpy(T *sums, int64_t groups, int64_t per_group, const T *x,
+                                                int64_t x_group_step, const T *y, int64_t y_group_step,
+                                                int64_t y_step) {
+  if (per_group == 1) {
+    for (int64_t j = 0; j < groups; ++j) sums[j] += x[j * x_group_step] * y[j * y_group_step];
+    return;
+  }
+  for (int64_t j = 0; j < groups; ++j, sums += per_group) {
+    const T shared = x[j * x_group_step];
+    const T *row = y + j * y_group_step;
+    if (y_step == 1) {
+#pragma omp simd // t indexes different sums
+      for (int64_t t = 0; t < per_group; ++t) sums[t] += shared * row[t];
+    } else {
+      for (int64_t t = 0; t < per_group; ++t) sums[t] += shared * row[t * y_step];
+    }
+  }
 }
 
 // output[n, k, p, q] for all k of a pixel: sums[k] += data[n, group(k)*C/G + ci, h, w] * weight[k, ci, r, s].
@@ -87,8 +105,7 @@ template <class T, DataLayout DL, WeightLayout WL>
 void forward_loops(const ConvConfig &c, const T *data, const T *weight, T *output) {
   const Geometry<DL, WL> g(c);
   const int64_t data_step = g.data.channel_step(), in_step = g.weight.in_step(), out_step = g.weight.out_step();
-  const int64_t result_step = g.output.channel_step();
-  const std::vector<int64_t> first_input = group_offsets(g.K, g.kg, g.cg, data_step);
+  const int64_t result_step = g.output.channel_step(), groups = g.K / g.kg;
   std::vector<T> sums(static_cast<size_t>(g.K));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t p = 0; p < g.P; ++p) {
@@ -100,11 +117,9 @@ void forward_loops(const ConvConfig &c, const T *data, const T *weight, T *outpu
           for (int64_t s = columns.first; s < columns.last; ++s) {
             const T *pixel = data + g.data(n, 0, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw);
             const T *taps = weight + g.weight(0, 0, r, s);
-            for (int64_t ci = 0; ci < g.cg; ++ci) {
-              const T *x = pixel + ci * data_step, *y = taps + ci * in_step;
-              for (int64_t k = 0; k < g.K; ++k)
-                sums[static_cast<size_t>(k)] += x[first_input[static_cast<size_t>(k)]] * y[k * out_step];
-            }
+            for (int64_t ci = 0; ci < g.cg; ++ci)
+              grouped_axpy(sums.data(), groups, g.kg, pixel + ci * data_step, g.cg * data_step, taps + ci * in_step,
+                           g.kg * out_step, out_step);
           }
         T *result = output + g.output(n, 0, p, q);
         for (int64_t k = 0; k < g.K; ++k) result[k * result_step] = sums[static_cast<size_t>(k)];
@@ -121,9 +136,7 @@ void grad_data_loops(const ConvConfig &c, const T *grad_output, const T *weight,
   const int64_t result_step = g.data.channel_step();
   const TapReaders rows = tap_readers(g.H, g.R, g.P, g.sh, g.pt, g.dh);
   const TapReaders columns = tap_readers(g.W, g.S, g.Q, g.sw, g.pl, g.dw);
-  const std::vector<int64_t> first_grad = group_offsets(g.C, g.cg, g.kg, grad_step);
-  std::vector<int64_t> first_weight = group_offsets(g.C, g.cg, g.kg, out_step);
-  for (int64_t i = 0; i < g.C; ++i) first_weight[static_cast<size_t>(i)] += (i % g.cg) * in_step;
+  const int64_t groups = g.C / g.cg;
   std::vector<T> sums(static_cast<size_t>(g.C));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t h = 0; h < g.H; ++h)
@@ -135,12 +148,9 @@ void grad_data_loops(const ConvConfig &c, const T *grad_output, const T *weight,
           for (int64_t b = first_column; b < columns.starts[static_cast<size_t>(w + 1)]; ++b) {
             const auto [s, q] = columns.pairs[static_cast<size_t>(b)];
             const T *pixel = grad_output + g.output(n, 0, p, q), *taps = weight + g.weight(0, 0, r, s);
-            for (int64_t kk = 0; kk < g.kg; ++kk) {
-              const T *x = pixel + kk * grad_step, *y = taps + kk * out_step;
-              for (int64_t i = 0; i < g.C; ++i)
-                sums[static_cast<size_t>(i)] +=
-                    x[first_grad[static_cast<size_t>(i)]] * y[first_weight[static_cast<size_t>(i)]];
-            }
+            for (int64_t kk = 0; kk < g.kg; ++kk)
+              grouped_axpy(sums.data(), groups, g.cg, pixel + kk * grad_step, g.kg * grad_step, taps + kk * out_step,
+                           g.kg * out_step, in_step);
           }
         }
         T *result = grad_data + g.data(n, 0, h, w);
@@ -154,8 +164,7 @@ template <class T, DataLayout DL, WeightLayout WL>
 void grad_weight_loops(const ConvConfig &c, const T *grad_output, const T *data, T *grad_weight) {
   const Geometry<DL, WL> g(c);
   const int64_t grad_step = g.output.channel_step(), data_step = g.data.channel_step();
-  const int64_t result_step = g.weight.out_step();
-  const std::vector<int64_t> first_input = group_offsets(g.K, g.kg, g.cg, data_step);
+  const int64_t result_step = g.weight.out_step(), groups = g.K / g.kg;
   std::vector<T> sums(static_cast<size_t>(g.K));
   for (int64_t r = 0; r < g.R; ++r) {
     const IndexSpan rows = in_range(r * g.dh - g.pt, g.sh, g.P, g.H); // output rows p whose tap r is inside
@@ -167,9 +176,8 @@ void grad_weight_loops(const ConvConfig &c, const T *grad_output, const T *data,
           for (int64_t p = rows.first; p < rows.last; ++p)
             for (int64_t q = columns.first; q < columns.last; ++q) {
               const T *x = data + g.data(n, ci, p * g.sh - g.pt + r * g.dh, q * g.sw - g.pl + s * g.dw);
-              const T *y = grad_output + g.output(n, 0, p, q);
-              for (int64_t k = 0; k < g.K; ++k)
-                sums[static_cast<size_t>(k)] += x[first_input[static_cast<size_t>(k)]] * y[k * grad_step];
+              grouped_axpy(sums.data(), groups, g.kg, x, g.cg * data_step, grad_output + g.output(n, 0, p, q),
+                           g.kg * grad_step, grad_step);
             }
         T *result = grad_weight + g.weight(0, ci, r, s);
         for (int64_t k = 0; k < g.K; ++k) result[k * result_step] = sums[static_cast<size_t>(k)];

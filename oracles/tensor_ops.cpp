@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -207,34 +208,95 @@ struct ConvGeometry {
         P(result[2]), Q(result[3]) {}
 };
 
+// Both schedules run up to 4 neighbouring kernels of a group together (`width`), as they read the same image. In the
+// element schedule each image value is then loaded once for all of them and their sums are independent chains whose
+// additions overlap (one chain waits out the latency of every addition); in the row schedule each image value is
+// loaded once for the kernels' rows and the tap's span and the row's bookkeeping are shared. Every element still
+// sums its own products in (c, r, s) order. The width loops are unrolled explicitly: at -O2 GCC leaves them rolled,
+// which keeps `sums` in memory (a chain through the stack) and the row loop from vectorizing.
+template <int width, class T>
+void element_block(const T *image, const T *weight, T *out, int64_t k, const std::vector<IndexSpan> &taps_of_column,
+                   const ConvGeometry &g, const Conv2dParams &p) {
+  for (int64_t y = 0; y < g.P; ++y) {
+    const int64_t top = y * p.stride_height - p.pad_top;
+    const IndexSpan rows = in_range(top, p.dilation_height, g.R, g.H);
+    for (int64_t x = 0; x < g.Q; ++x) {
+      const IndexSpan ss = taps_of_column[static_cast<size_t>(x)];
+      const int64_t left = x * p.stride_width - p.pad_left; // input column of tap s = 0, may be negative
+      T sums[width] = {};
+      for (int64_t c = 0; c < g.CG; ++c)
+        for (int64_t r = rows.first; r < rows.last; ++r) {
+          const T *image_row = image + (c * g.H + top + r * p.dilation_height) * g.W;
+          const T *taps = weight + ((k * g.CG + c) * g.R + r) * g.S;
+          for (int64_t s = ss.first; s < ss.last; ++s) {
+            const T value = image_row[left + s * p.dilation_width];
+#pragma GCC unroll 4
+            for (int j = 0; j < width; ++j) sums[j] += value * taps[j * g.CG * g.R * g.S + s];
+          }
+        }
+      for (int j = 0; j < width; ++j) out[j * g.P * g.Q + y * g.Q + x] = sums[j];
+    }
+  }
+}
+
+// Calls block<width>(image, k, out) for every image and run of up to 4 kernels of one group, in order.
+template <class T, class Block>
+void by_kernel_blocks(const T *data, T *out, int64_t batch, const ConvGeometry &g, Block &&block) {
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t k = 0; k < g.K;) {
+      const T *image = data + (n * g.C + k / g.KG * g.CG) * g.H * g.W;
+      const int64_t width = std::min<int64_t>(4, (k / g.KG + 1) * g.KG - k);
+      T *at = out + (n * g.K + k) * g.P * g.Q;
+      switch (width) {
+      case 4: block(std::integral_constant<int, 4>{}, image, k, at); break;
+      case 3: block(std::integral_constant<int, 3>{}, image, k, at); break;
+      case 2: block(std::integral_constant<int, 2>{}, image, k, at); break;
+      default: block(std::integral_constant<int, 1>{}, image, k, at); break;
+      }
+      k += width;
+    }
+}
+
+template <int width, class T>
+void row_block(const T *image, const T *weight, T *out, int64_t k, const std::vector<IndexSpan> &columns,
+               const ConvGeometry &g, const Conv2dParams &p) {
+  for (int64_t y = 0; y < g.P; ++y, out += g.Q) { // `out` is zero-filled; kernel j's plane is j * P * Q further on
+    const int64_t top = y * p.stride_height - p.pad_top;
+    const IndexSpan rows = in_range(top, p.dilation_height, g.R, g.H);
+    for (int64_t c = 0; c < g.CG; ++c)
+      for (int64_t r = rows.first; r < rows.last; ++r) {
+        const T *image_row = image + (c * g.H + top + r * p.dilation_height) * g.W;
+        const T *taps = weight + ((k * g.CG + c) * g.R + r) * g.S;
+        for (int64_t s = 0; s < g.S; ++s) {
+          const IndexSpan xs = columns[static_cast<size_t>(s)];
+          const int64_t offset = s * p.dilation_width - p.pad_left; // may be negative: an index, not a pointer
+          T tap[width];
+          for (int j = 0; j < width; ++j) tap[j] = taps[j * g.CG * g.R * g.S + s];
+          if (p.stride_width == 1) {
+#pragma omp simd // x indexes different elements: each element's own sum is still in (c, r, s) order
+            for (int64_t x = xs.first; x < xs.last; ++x) {
+              const T value = image_row[offset + x];
+#pragma GCC unroll 4
+              for (int j = 0; j < width; ++j) out[j * g.P * g.Q + x] += value * tap[j];
+            }
+          } else {
+            for (int j = 0; j < width; ++j)
+              for (int64_t x = xs.first; x < xs.last; ++x)
+                out[j * g.P * g.Q + x] += image_row[offset + x * p.stride_width] * tap[j];
+          }
+        }
+      }
+  }
+}
+
 template <class T>
 void row_schedule(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g, const Conv2dParams &p) {
   std::vector<IndexSpan> columns(static_cast<size_t>(g.S)); // the x whose tap s lands inside: 0 <= x*sw - pl + s*dw < W
   for (int64_t s = 0; s < g.S; ++s)
     columns[static_cast<size_t>(s)] = in_range(s * p.dilation_width - p.pad_left, p.stride_width, g.Q, g.W);
-  for (int64_t n = 0; n < batch; ++n)
-    for (int64_t k = 0; k < g.K; ++k) {
-      const T *image = data + (n * g.C + k / g.KG * g.CG) * g.H * g.W;
-      for (int64_t y = 0; y < g.P; ++y, out += g.Q) { // `out` is zero-filled
-        const int64_t top = y * p.stride_height - p.pad_top;
-        const IndexSpan rows = in_range(top, p.dilation_height, g.R, g.H);
-        for (int64_t c = 0; c < g.CG; ++c)
-          for (int64_t r = rows.first; r < rows.last; ++r) {
-            const T *image_row = image + (c * g.H + top + r * p.dilation_height) * g.W;
-            const T *taps = weight + ((k * g.CG + c) * g.R + r) * g.S;
-            for (int64_t s = 0; s < g.S; ++s) {
-              const IndexSpan xs = columns[static_cast<size_t>(s)];
-              const int64_t offset = s * p.dilation_width - p.pad_left; // may be negative: an index, not a pointer
-              if (p.stride_width == 1) {
-#pragma omp simd // x indexes different elements: each element's own sum is still in (c, r, s) order
-                for (int64_t x = xs.first; x < xs.last; ++x) out[x] += image_row[offset + x] * taps[s];
-              } else {
-                for (int64_t x = xs.first; x < xs.last; ++x) out[x] += image_row[offset + x * p.stride_width] * taps[s];
-              }
-            }
-          }
-      }
-    }
+  by_kernel_blocks(data, out, batch, g, [&](auto width, const T *image, int64_t k, T *at) {
+    row_block<decltype(width)::value>(image, weight, at, k, columns, g, p);
+  });
 }
 
 template <class T>
@@ -243,26 +305,9 @@ void element_schedule(const T *data, const T *weight, T *out, int64_t batch, con
   std::vector<IndexSpan> taps_of_column(static_cast<size_t>(g.Q)); // the s that land inside for output column x
   for (int64_t x = 0; x < g.Q; ++x)
     taps_of_column[static_cast<size_t>(x)] = in_range(x * p.stride_width - p.pad_left, p.dilation_width, g.S, g.W);
-  for (int64_t n = 0; n < batch; ++n)
-    for (int64_t k = 0; k < g.K; ++k) {
-      const T *image = data + (n * g.C + k / g.KG * g.CG) * g.H * g.W;
-      for (int64_t y = 0; y < g.P; ++y) {
-        const int64_t top = y * p.stride_height - p.pad_top;
-        const IndexSpan rows = in_range(top, p.dilation_height, g.R, g.H);
-        for (int64_t x = 0; x < g.Q; ++x) {
-          const IndexSpan ss = taps_of_column[static_cast<size_t>(x)];
-          const int64_t left = x * p.stride_width - p.pad_left; // input column of tap s = 0, may be negative
-          T sum{};
-          for (int64_t c = 0; c < g.CG; ++c)
-            for (int64_t r = rows.first; r < rows.last; ++r) {
-              const T *image_row = image + (c * g.H + top + r * p.dilation_height) * g.W;
-              const T *taps = weight + ((k * g.CG + c) * g.R + r) * g.S;
-              for (int64_t s = ss.first; s < ss.last; ++s) sum += image_row[left + s * p.dilation_width] * taps[s];
-            }
-          *out++ = sum;
-        }
-      }
-    }
+  by_kernel_blocks(data, out, batch, g, [&](auto width, const T *image, int64_t k, T *at) {
+    element_block<decltype(width)::value>(image, weight, at, k, taps_of_column, g, p);
+  });
 }
 
 } // namespace
