@@ -1,4 +1,5 @@
 #include <chrono>
+#include <cstring>
 #include <future>
 #include <map>
 #include <memory>
@@ -114,6 +115,29 @@ TEST(Onednn, NamesTheImplementationThatRanAndItsPath) {
     EXPECT_FALSE(name.empty()) << to_string(direction);
     EXPECT_EQ(name.rfind("none", 0), std::string::npos) << to_string(direction) << ": " << name;
     EXPECT_NE(name.find(fmt::format("({} path)", to_string(onednn_path(conv_case)))), std::string::npos) << name;
+  }
+}
+
+// A thread's cases share one scratchpad buffer (and stream): what a larger case left in it must not reach the
+// results of the next one, which are bit for bit those of the same case on a fresh thread.
+TEST(Onednn, ResultsDoNotDependOnTheCasesBeforeThemOnTheThread) {
+  const ConvCase large = make_case(parse_descriptor("g2mb2ic8ih12iw11oc8kh3kw3pt1pl1_nhwc"), FillMode::normal, 7, 1);
+  const ConvCase small = make_case(parse_descriptor("mb1ic3ih5iw4oc2kh2kw3"), FillMode::normal, 7, 2);
+  const auto on_fresh_thread = [](const ConvCase &conv_case, OnednnPath path) {
+    return std::async(std::launch::async, [&] { return onednn_results(conv_case, path); }).get();
+  };
+  for (OnednnPath path : all_paths) {
+    const std::array<RunResult, 3> expected = on_fresh_thread(small, path);
+    onednn_results(large, path);
+    const std::array<RunResult, 3> after_large = onednn_results(small, path);
+    for (Direction direction : all_directions) {
+      const Tensor &want = expected[static_cast<size_t>(direction)].result;
+      const Tensor &got = after_large[static_cast<size_t>(direction)].result;
+      ASSERT_FALSE(want.empty()) << to_string(path) << " " << to_string(direction);
+      ASSERT_EQ(got.shape(), want.shape()) << to_string(path) << " " << to_string(direction);
+      EXPECT_EQ(std::memcmp(got.data<float>(), want.data<float>(), sizeof(float) * static_cast<size_t>(want.size())), 0)
+          << to_string(path) << " " << to_string(direction);
+    }
   }
 }
 
