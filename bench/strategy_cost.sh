@@ -20,7 +20,9 @@ if [[ ! -f "$build/libconvcheck_core.a" || ! -f "${objects[0]}" ]]; then
 fi
 flags=$(sed -n 's/^CXX_FLAGS = //p' "$build/CMakeFiles/convcheck_core.dir/flags.make")
 tool="$build/strategy_cost"
+# convcheck's own malloc, when the build links one (CMakeLists.txt: tcmalloc_minimal)
+malloc=$(sed -n 's/^CONVCHECK_TCMALLOC:FILEPATH=//p' "$build/CMakeCache.txt" | grep -v NOTFOUND || true)
 # shellcheck disable=SC2086 # the build's flags are a word list
 c++ $flags -I"$root" "$root/bench/strategy_cost.cpp" "${objects[@]}" "$build/libconvcheck_core.a" \
-  -ldnnl -lopenblas -lfmt -lrapidcheck -lhdf5_serial -o "$tool"
+  -ldnnl -lopenblas -lfmt -lrapidcheck -lhdf5_serial ${malloc:+"$malloc"} -o "$tool"
 "$tool" "${CONFIGS:-$root/bench/configs.txt}" "${ROUNDS:-5}" "${STRATEGIES:-}"

@@ -23,6 +23,16 @@ Tensor::Tensor(DType dtype, Shape shape) : Tensor(uninitialized(dtype, std::move
     visit_typed(*this, [this](auto *values) { std::memset(values, 0, static_cast<size_t>(size_) * sizeof(*values)); });
 }
 
+Tensor::Tensor(const Tensor &other) : shape_(other.shape_), size_(other.size_) {
+  std::visit(
+      [this](const auto &in) {
+        std::decay_t<decltype(in)> out(in.size());
+        if (!in.empty()) std::memcpy(out.data(), in.data(), in.size() * sizeof(in[0]));
+        storage_ = std::move(out);
+      },
+      other.storage_);
+}
+
 Tensor Tensor::uninitialized(DType dtype, Shape shape) {
   Tensor tensor;
   tensor.shape_ = std::move(shape);

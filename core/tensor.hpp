@@ -90,8 +90,8 @@ private:
     shape_.clear();
     size_ = 1;
   }
-  Tensor(const Tensor &) = default;
-  Tensor &operator=(const Tensor &) = default;
+  Tensor(const Tensor &other); // one memcpy: the allocator's construct() would copy element by element
+  Tensor &operator=(const Tensor &) = delete;
 
   Shape shape_;
   int64_t size_ = 1; // element_count(shape_), asked for in hot loops
