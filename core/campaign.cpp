@@ -136,10 +136,12 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
       progress({report.cases, source.count, report.failures.size(), seconds_since(start)});
     }
   };
-  const Clock::time_point warm_up_start = Clock::now();
   for (const Strategy &strategy : strategies)
-    if (strategy.warm_up && !strategy.injected) strategy.warm_up(); // built-in code only: it runs unisolated
-  report.warm_up_s = seconds_since(warm_up_start);
+    if (strategy.warm_up && !strategy.injected) { // built-in code only: it runs unisolated
+      const Clock::time_point warm_up_start = Clock::now();
+      strategy.warm_up();
+      report.warm_up_s += seconds_since(warm_up_start);
+    }
   { // workers are reaped at the end of this scope, so that their peak memory is counted below
     CaseWorkers workers(strategies, processes, options.run_timeout_s, [&](uint64_t index, const BeforeRun &before) {
       const Clock::time_point case_start = Clock::now();

@@ -86,6 +86,17 @@ TEST_F(Cli, CleanRunExitsZeroAndReports) {
   EXPECT_EQ(naive["failed"], 0);
   EXPECT_TRUE(report["failures"].empty());
   EXPECT_FALSE(fs::exists(path("findings")));
+  EXPECT_EQ(report["warm_up_s"], 0.0); // no strategy here warms up, and the naive loops need nothing
+}
+
+// oneDNN JIT-compiles its sgemm kernels before the first case; the report says how much of elapsed_s that was, so
+// a benchmark can tell the per-case rate from the one-time cost.
+TEST_F(Cli, ReportSaysHowLongTheWarmUpTook) {
+  const Invocation run = convcheck("fuzz --cases 2 --strategies onednn --report " + path("report.json"));
+  ASSERT_EQ(run.status, 0) << run.output;
+  const nlohmann::json report = read_json(path("report.json"));
+  EXPECT_GT(report["warm_up_s"].get<double>(), 0.0);
+  EXPECT_LT(report["warm_up_s"].get<double>(), report["elapsed_s"].get<double>());
 }
 
 TEST_F(Cli, PlantedBugIsFoundShrunkWrittenAndReproduced) {
