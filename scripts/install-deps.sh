@@ -7,6 +7,7 @@ packages=(
   cmake make g++ pkg-config
   libboost-program-options-dev librapidcheck-dev libhdf5-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libopenblas-dev libdnnl-dev
+  ocl-icd-opencl-dev # dnnl-config.cmake requires OpenCL, which libdnnl-dev only recommends
   libgoogle-perftools-dev # tcmalloc_minimal, convcheck's malloc (CMakeLists.txt)
   python3-h5py python3-numpy python3-torch python3-hypothesis
   # the HTML report in a real browser (tests/interop/html_report_chromium.sh)
