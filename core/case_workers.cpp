@@ -32,8 +32,10 @@ using Clock = std::chrono::steady_clock;
 constexpr int64_t making_the_case = -1; // Position::strategy while the inputs and the reference are computed
 constexpr int64_t every_direction = -1; // Position::direction while a run_case strategy runs
 
-/// Where a worker is; lives in memory shared by the parent and that worker.
+/// Where a worker is; lives in memory shared by the parent and that worker. Only the worker writes it while it
+/// runs; the parent reads it after the worker died, or to see how long the current run has taken.
 struct Position {
+  std::atomic<int64_t> order{-1}; // the job being run (Job::order)
   std::atomic<int64_t> strategy{making_the_case};
   std::atomic<int64_t> direction{every_direction};
   std::atomic<int64_t> since_ns{0}; // steady clock: the same clock in every process of the machine
@@ -44,11 +46,33 @@ int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
 }
 
+// Release stores: a reader that sees since_ns also sees the strategy and direction stored before it. (Sequentially
+// consistent stores would be a locked exchange each, 4 per run and over a hundred per case.)
 void mark(Position &position, int64_t strategy, int64_t direction) {
-  position.strategy = strategy;
-  position.direction = direction;
-  position.since_ns = now_ns();
+  position.strategy.store(strategy, std::memory_order_relaxed);
+  position.direction.store(direction, std::memory_order_relaxed);
+  position.since_ns.store(now_ns(), std::memory_order_release);
 }
+
+void mark_job(Position &position, int64_t order) {
+  position.order.store(order, std::memory_order_relaxed);
+  mark(position, making_the_case, every_direction);
+}
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Jobs go to a worker and answers come back in batches. Each message wakes a process that sleeps in read or poll:
+// a system call on both sides and, when the other process sleeps on another core, an interrupt to that core. On
+// the project's 2-core VM one result written per case cost the worker about 30 us of a 400 us case (`perf
+// record`: a tenth of its samples inside the pipe write's wake-up). So a worker answers when it has worked
+// `answer_after_s` since its last answer, or has nothing left to run; the parent keeps about `queued_s` of work
+// queued for each worker (at least 2 and at most `most_in_flight` cases), so that a worker finds its next jobs
+// already in the pipe while the parent reads its answers, and a stop waits for at most that much work.
+constexpr double answer_after_s = 0.005;
+constexpr double queued_s = 0.02;
+constexpr size_t least_in_flight = 2, most_in_flight = 256;
 
 /// A run left out of a job because it crashed a worker before.
 struct Excluded {
@@ -101,37 +125,52 @@ Outcome get_outcome(WireReader &in) {
   return o;
 }
 
-std::string encode(const CaseRun &run) {
-  WireWriter out;
+void put(WireWriter &out, const CaseRun &run) {
   out.put(run.config);
   out.put(static_cast<uint64_t>(run.outcomes.size()));
   for (const Outcome &outcome : run.outcomes) put(out, outcome);
   out.put(run.reference_s);
+  out.put(run.seconds);
   out.put(run.reference_problem);
-  return out.bytes();
 }
 
-CaseRun decode_case_run(const std::string &bytes) {
-  WireReader in(bytes);
+CaseRun get_case_run(WireReader &in) {
   CaseRun run;
   run.config = in.get<ConvConfig>();
   const auto count = in.get<uint64_t>();
+  if (count > 1'000'000) throw std::runtime_error("wire: implausible outcome count");
+  run.outcomes.reserve(count);
   for (uint64_t i = 0; i < count; ++i) run.outcomes.push_back(get_outcome(in));
   run.reference_s = in.get<double>();
+  run.seconds = in.get<double>();
   run.reference_problem = in.get_string();
-  if (!in.done()) throw std::runtime_error("wire: trailing bytes");
   return run;
 }
 
-std::string encode(const Job &job) {
-  WireWriter out;
+void put(WireWriter &out, const Job &job) {
+  out.put(job.order);
   out.put(job.job);
   out.put(static_cast<uint64_t>(job.excluded.size()));
   for (const Excluded &excluded : job.excluded) {
     out.put(excluded.strategy);
     out.put(excluded.direction);
   }
-  return out.bytes();
+}
+
+/// A job as a worker sees it.
+struct WorkerJob {
+  int64_t order = 0;
+  uint64_t job = 0;
+  std::vector<Excluded> excluded;
+};
+
+WorkerJob get_job(WireReader &in) {
+  WorkerJob job;
+  job.order = in.get<int64_t>();
+  job.job = in.get<uint64_t>();
+  job.excluded.resize(in.get<uint64_t>());
+  for (Excluded &e : job.excluded) e = {in.get<int64_t>(), in.get<int64_t>()};
+  return job;
 }
 
 bool is_excluded(const std::vector<Excluded> &excluded, int64_t strategy, int64_t direction) {
@@ -140,36 +179,55 @@ bool is_excluded(const std::vector<Excluded> &excluded, int64_t strategy, int64_
   return false;
 }
 
-// A worker's life: read a job, run it, answer; until the parent closes the pipe.
-int worker_main(int from_parent, int to_parent, Position &position, const CaseJob &run_job) {
-  std::string message;
-  while (read_message(from_parent, message)) {
-    WireReader in(message);
-    const auto job = in.get<uint64_t>();
-    std::vector<Excluded> excluded(in.get<uint64_t>());
-    for (Excluded &e : excluded) e = {in.get<int64_t>(), in.get<int64_t>()};
-    const BeforeRun before = [&](size_t strategy, std::optional<Direction> direction) {
-      const auto s = static_cast<int64_t>(strategy);
-      const int64_t d = direction ? static_cast<int64_t>(*direction) : every_direction;
-      if (is_excluded(excluded, s, d)) return false;
-      mark(position, s, d);
-      return true;
-    };
-    mark(position, making_the_case, every_direction);
-    CaseRun run;
-    try {
-      run = run_job(job, before);
-    } catch (const std::exception &exception) {
-      run = CaseRun{{}, {}, 0, fmt::format("threw: {}", exception.what())};
-    }
-    if (!write_message(to_parent, encode(run))) return 0;
+CaseRun run_one(const WorkerJob &job, Position &position, const CaseJob &run_job) {
+  const BeforeRun before = [&](size_t strategy, std::optional<Direction> direction) {
+    const auto s = static_cast<int64_t>(strategy);
+    const int64_t d = direction ? static_cast<int64_t>(*direction) : every_direction;
+    if (is_excluded(job.excluded, s, d)) return false;
+    mark(position, s, d);
+    return true;
+  };
+  mark_job(position, job.order);
+  const Clock::time_point start = Clock::now();
+  CaseRun run;
+  try {
+    run = run_job(job.job, before);
+  } catch (const std::exception &exception) {
+    run = CaseRun{{}, {}, 0, 0, fmt::format("threw: {}", exception.what())};
   }
-  return 0;
+  run.seconds = seconds_since(start);
+  return run;
 }
 
-// Jobs handed to one worker and not yet answered, oldest (the one it is running) first. Two at a time, so a
-// worker never waits for the parent between cases.
-constexpr size_t jobs_in_flight = 2;
+// A worker's life: read a batch of jobs, run them, answer in batches (see answer_after_s); until the parent closes
+// the pipe.
+int worker_main(int from_parent, int to_parent, Position &position, const CaseJob &run_job) {
+  std::deque<WorkerJob> queue;
+  WireWriter answers;
+  uint64_t answered = 0;
+  Clock::time_point since_answer = Clock::now();
+  const auto answer = [&] {
+    WireWriter message;
+    message.put(answered);
+    const bool sent = write_message(to_parent, message.bytes() + answers.bytes());
+    answers = WireWriter(), answered = 0, since_answer = Clock::now();
+    return sent;
+  };
+  std::string message;
+  for (;;) {
+    if (queue.empty()) {
+      if (answered > 0 && !answer()) return 0;
+      if (!read_message(from_parent, message)) return 0;
+      WireReader in(message);
+      for (auto count = in.get<uint64_t>(); count > 0; --count) queue.push_back(get_job(in));
+      continue;
+    }
+    put(answers, run_one(queue.front(), position, run_job));
+    queue.pop_front();
+    ++answered;
+    if (seconds_since(since_answer) >= answer_after_s && !answer()) return 0;
+  }
+}
 
 struct Worker {
   pid_t pid = -1;
@@ -186,12 +244,18 @@ struct CaseWorkers::Pool {
   CaseJob run_job;
   std::vector<Worker> workers;
   Position *positions = nullptr; // one per worker, shared with it
-  std::deque<Job> retries;       // cases to run again without the run that killed their worker
+  std::deque<Job> retries;       // cases to run again (without the run that killed their worker, for that one)
   std::map<int64_t, CaseRun> finished; // by order, until every earlier case has been handed over
+  double case_s = 0;                   // a moving average of the seconds a case takes, 0 before the first
 
+  /// How many jobs a worker should have been handed and not yet answered (see queued_s).
+  size_t in_flight() const {
+    if (case_s <= 0) return least_in_flight;
+    return std::clamp(static_cast<size_t>(queued_s / case_s), least_in_flight, most_in_flight);
+  }
   void spawn(size_t w);
   int reap(size_t w, bool kill_first);
-  void send(size_t w, Job job);
+  void send(size_t w, std::vector<Job> jobs);
   void receive(size_t w);
   void bury(size_t w, bool timed_out, const std::string &why = {});
 };
@@ -228,45 +292,58 @@ int CaseWorkers::Pool::reap(size_t w, bool kill_first) {
   return status;
 }
 
-void CaseWorkers::Pool::send(size_t w, Job job) {
+void CaseWorkers::Pool::send(size_t w, std::vector<Job> jobs) {
+  if (jobs.empty()) return;
   if (workers[w].pid < 0) spawn(w);
-  // An idle worker's clock starts now, not at its last mark; a busy one marks the job itself when it starts it.
-  if (workers[w].jobs.empty()) mark(positions[w], making_the_case, every_direction);
-  const bool sent = write_message(workers[w].to_worker, encode(job));
-  workers[w].jobs.push_back(std::move(job));
-  if (!sent) bury(w, false);
+  // An idle worker's clock starts now, not at its last mark; a busy one marks each job itself when it starts it.
+  if (workers[w].jobs.empty()) mark_job(positions[w], jobs.front().order);
+  WireWriter message;
+  message.put(static_cast<uint64_t>(jobs.size()));
+  for (Job &job : jobs) {
+    put(message, job);
+    workers[w].jobs.push_back(std::move(job));
+  }
+  if (!write_message(workers[w].to_worker, message.bytes())) bury(w, false);
 }
 
 void CaseWorkers::Pool::receive(size_t w) {
   std::string message;
   if (!read_message(workers[w].from_worker, message)) return bury(w, false);
-  CaseRun run;
+  std::vector<CaseRun> runs;
   try {
-    run = decode_case_run(message);
+    WireReader in(message);
+    const auto count = in.get<uint64_t>();
+    if (count == 0 || count > workers[w].jobs.size()) throw std::runtime_error("wire: answers to jobs never sent");
+    for (uint64_t i = 0; i < count; ++i) runs.push_back(get_case_run(in));
+    if (!in.done()) throw std::runtime_error("wire: trailing bytes");
   } catch (const std::exception &exception) {
     return bury(w, false, fmt::format("sent an unreadable result ({})", exception.what()));
   }
-  Job &job = workers[w].jobs.front();
-  if (run.reference_problem.empty())
-    for (auto &[at, outcome] : job.crashes) run.outcomes.at(at) = outcome;
-  finished[job.order] = std::move(run);
-  workers[w].jobs.pop_front();
+  for (CaseRun &run : runs) {
+    Job &job = workers[w].jobs.front();
+    if (run.reference_problem.empty())
+      for (auto &[at, outcome] : job.crashes) run.outcomes.at(at) = outcome;
+    case_s = case_s <= 0 ? run.seconds : 0.9 * case_s + 0.1 * run.seconds;
+    finished[job.order] = std::move(run);
+    workers[w].jobs.pop_front();
+  }
 }
 
-// Worker w died or overran: blame the run it was in, queue its case again without that run, and queue the cases
-// it had not started yet as they were.
+// Worker w died or overran: blame the run it was in, queue its case again without that run, and queue again as
+// they were the cases it had not started yet and those it ran but had not answered.
 void CaseWorkers::Pool::bury(size_t w, bool timed_out, const std::string &why) {
   std::deque<Job> jobs = std::move(workers[w].jobs);
-  Job job = std::move(jobs.front());
-  jobs.pop_front();
-  for (Job &waiting : jobs) retries.push_back(std::move(waiting));
-  const int64_t strategy = positions[w].strategy, direction = positions[w].direction;
+  const int64_t order = positions[w].order, strategy = positions[w].strategy, direction = positions[w].direction;
+  const auto running = std::find_if(jobs.begin(), jobs.end(), [&](const Job &job) { return job.order == order; });
+  Job job = std::move(running != jobs.end() ? *running : jobs.front());
+  jobs.erase(running != jobs.end() ? running : jobs.begin());
+  for (Job &other : jobs) retries.push_back(std::move(other));
   const int status = reap(w, true);
   const std::string description = timed_out    ? fmt::format("timed out after {} s", run_timeout_s)
                                   : !why.empty() ? why
                                                  : describe_wait_status(status);
   if (strategy == making_the_case) {
-    finished[job.order] = CaseRun{{}, {}, 0, description};
+    finished[job.order] = CaseRun{{}, {}, 0, 0, description};
     return;
   }
   job.excluded.push_back({strategy, direction});
@@ -305,19 +382,21 @@ int64_t CaseWorkers::run(int64_t count, const std::function<uint64_t(int64_t)> &
   int64_t next = 0, handed_over = 0;
   bool stopping = false;
   for (;;) {
-    for (size_t w = 0; w < pool.workers.size(); ++w)
-      while (pool.workers[w].jobs.size() < jobs_in_flight) {
+    for (size_t w = 0; w < pool.workers.size(); ++w) {
+      std::vector<Job> batch;
+      while (pool.workers[w].jobs.size() + batch.size() < pool.in_flight()) {
         if (!pool.retries.empty()) {
-          Job job = std::move(pool.retries.front());
+          batch.push_back(std::move(pool.retries.front()));
           pool.retries.pop_front();
-          pool.send(w, std::move(job));
         } else if (next < count && !(stopping = stopping || (stop && stop()))) {
-          pool.send(w, Job{next, job_at(next), {}, {}});
+          batch.push_back(Job{next, job_at(next), {}, {}});
           ++next;
         } else {
           break;
         }
       }
+      pool.send(w, std::move(batch));
+    }
     std::vector<pollfd> fds;
     std::vector<size_t> busy;
     int64_t soonest_ns = INT64_MAX;
@@ -347,7 +426,8 @@ int64_t CaseWorkers::run(int64_t count, const std::function<uint64_t(int64_t)> &
 std::vector<Outcome> verify_case_isolated(const ConvCase &conv_case, const std::vector<Strategy> &strategies,
                                           double run_timeout_s) {
   CaseWorkers workers(strategies, 1, run_timeout_s, [&](uint64_t, const BeforeRun &before) {
-    return CaseRun{conv_case.config, verify_case(conv_case, compute_reference(conv_case), strategies, before), 0, {}};
+    return CaseRun{conv_case.config, verify_case(conv_case, compute_reference(conv_case), strategies, before), 0, 0,
+                   {}};
   });
   CaseRun result;
   workers.run(1, [](int64_t) { return 0; }, {}, [&](int64_t, CaseRun &&run) { result = std::move(run); });

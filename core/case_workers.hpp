@@ -25,6 +25,7 @@ struct CaseRun {
   ConvConfig config;             // the case's config, so the parent need not make it again
   std::vector<Outcome> outcomes; // strategy-major, as verify_case; empty when reference_problem is set
   double reference_s = 0;        // making the inputs and the double reference
+  double seconds = 0;            // the whole case in the worker
   std::string reference_problem; // set when making the case or its reference crashed or timed out
 };
 

@@ -91,14 +91,17 @@ std::string describe_wait_status(int status) {
   return fmt::format("ended with wait status {}", status);
 }
 
+// One write for the length and the bytes: each write may wake the reader, which is the expensive part.
 bool write_message(int fd, const std::string &bytes) {
   const uint64_t size = bytes.size();
-  return write_all(fd, reinterpret_cast<const char *>(&size), sizeof size) && write_all(fd, bytes.data(), size);
+  std::string message(reinterpret_cast<const char *>(&size), sizeof size);
+  message += bytes;
+  return write_all(fd, message.data(), message.size());
 }
 
 bool read_message(int fd, std::string &bytes) {
   uint64_t size = 0;
-  if (!read_all(fd, reinterpret_cast<char *>(&size), sizeof size)) return false;
+  if (!read_all(fd, reinterpret_cast<char *>(&size), sizeof size) || size > largest_message) return false;
   bytes.resize(size);
   return read_all(fd, bytes.data(), size);
 }

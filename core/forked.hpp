@@ -36,7 +36,11 @@ std::string describe_wait_status(int status);
 /// Writes all of `bytes` as one message (a 64-bit length, then the bytes); false if the reader is gone.
 bool write_message(int fd, const std::string &bytes);
 
-/// Reads one message written by write_message, blocking; false at end of file or on a short read.
+/// No message between convcheck's processes comes near this; a longer length is a broken writer, not a request.
+inline constexpr uint64_t largest_message = uint64_t{1} << 30;
+
+/// Reads one message written by write_message, blocking; false at end of file, on a short read, or when the
+/// length is over largest_message.
 bool read_message(int fd, std::string &bytes);
 
 } // namespace convcheck
