@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Per-strategy CPU cost of one case in the steady state (bench/strategy_cost.cpp): builds the tool against an
+# Per-strategy cost of one case in the steady state (bench/strategy_cost.cpp): builds the tool against an
 # existing convcheck build and runs it on bench/configs.txt (or CONFIGS).
 #
 #   bench/strategy_cost.sh                 uses ${BUILD:-build}: run `cmake --build build --target convcheck` first

@@ -248,10 +248,13 @@ struct CaseWorkers::Pool {
   std::map<int64_t, CaseRun> finished; // by order, until every earlier case has been handed over
   double case_s = 0;                   // a moving average of the seconds a case takes, 0 before the first
 
-  /// How many jobs a worker should have been handed and not yet answered (see queued_s).
-  size_t in_flight() const {
+  /// How many jobs a worker should have been handed and not yet answered (see queued_s), when `unsent` jobs are
+  /// left to hand out. Near the end each worker gets at most its share of what is left, so that no worker is
+  /// still working through a full queue while another has nothing to do.
+  size_t in_flight(int64_t unsent) const {
     if (case_s <= 0) return least_in_flight;
-    return std::clamp(static_cast<size_t>(queued_s / case_s), least_in_flight, most_in_flight);
+    const auto share = static_cast<size_t>(unsent / static_cast<int64_t>(2 * workers.size()));
+    return std::clamp(std::min(static_cast<size_t>(queued_s / case_s), share), least_in_flight, most_in_flight);
   }
   void spawn(size_t w);
   int reap(size_t w, bool kill_first);
@@ -384,7 +387,7 @@ int64_t CaseWorkers::run(int64_t count, const std::function<uint64_t(int64_t)> &
   for (;;) {
     for (size_t w = 0; w < pool.workers.size(); ++w) {
       std::vector<Job> batch;
-      while (pool.workers[w].jobs.size() + batch.size() < pool.in_flight()) {
+      while (pool.workers[w].jobs.size() + batch.size() < pool.in_flight(count - next)) {
         if (!pool.retries.empty()) {
           batch.push_back(std::move(pool.retries.front()));
           pool.retries.pop_front();
