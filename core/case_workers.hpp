@@ -3,10 +3,12 @@
 // hangs costs one (strategy, direction) verdict instead of the campaign, and so that workers share no locks
 // (oneDNN's kernel generation serializes threads of one process).
 //
-// Before each strategy run a worker writes where it is (strategy, direction, start time) into memory shared with
-// the parent. When a worker dies, or one run outlives the timeout, the parent knows exactly which run it was: that
-// run's verdict becomes a `crash` or `timeout` failure, a new worker is forked, and the case is run again with that
-// run left out, so every other verdict of the case is still measured. Results are handed back in job order, so
+// Before each strategy run a worker writes where it is (case, strategy, direction, start time) into memory shared
+// with the parent. When a worker dies, or one run outlives the timeout, the parent knows exactly which run it was:
+// that run's verdict becomes a `crash` or `timeout` failure, a new worker is forked, and the case is run again with
+// that run left out, so every other verdict of the case is still measured. Jobs go out and answers come back in
+// batches (a pipe message wakes the other process, which costs more than a small case's work); answers a dead
+// worker had not sent yet are lost with it, and their cases run again. Results are handed back in job order, so
 // what a campaign reports never depends on how many workers ran it or which finished first.
 
 #include <cstdint>
