@@ -157,15 +157,9 @@ void put(WireWriter &out, const Job &job) {
   }
 }
 
-/// A job as a worker sees it.
-struct WorkerJob {
-  int64_t order = 0;
-  uint64_t job = 0;
-  std::vector<Excluded> excluded;
-};
-
-WorkerJob get_job(WireReader &in) {
-  WorkerJob job;
+/// A job as put() sent it; `crashes` stays with the parent.
+Job get_job(WireReader &in) {
+  Job job;
   job.order = in.get<int64_t>();
   job.job = in.get<uint64_t>();
   job.excluded.resize(in.get<uint64_t>());
@@ -179,7 +173,7 @@ bool is_excluded(const std::vector<Excluded> &excluded, int64_t strategy, int64_
   return false;
 }
 
-CaseRun run_one(const WorkerJob &job, Position &position, const CaseJob &run_job) {
+CaseRun run_one(const Job &job, Position &position, const CaseJob &run_job) {
   const BeforeRun before = [&](size_t strategy, std::optional<Direction> direction) {
     const auto s = static_cast<int64_t>(strategy);
     const int64_t d = direction ? static_cast<int64_t>(*direction) : every_direction;
@@ -202,7 +196,7 @@ CaseRun run_one(const WorkerJob &job, Position &position, const CaseJob &run_job
 // A worker's life: read a batch of jobs, run them, answer in batches (see answer_after_s); until the parent closes
 // the pipe.
 int worker_main(int from_parent, int to_parent, Position &position, const CaseJob &run_job) {
-  std::deque<WorkerJob> queue;
+  std::deque<Job> queue;
   WireWriter answers;
   uint64_t answered = 0;
   Clock::time_point since_answer = Clock::now();
