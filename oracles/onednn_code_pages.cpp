@@ -119,12 +119,17 @@ int system_munmap(void *address, std::size_t length) {
   return static_cast<int>(syscall(SYS_munmap, address, length));
 }
 
-/// The tracked region that starts at `address` and is `length` long, if any; call with the lock held.
+/// The tracked region that is exactly [address, address + length), if any. A call on part of a region, or on
+/// more than one, would leave a region's pages unlike what the pool assumes: such regions are forgotten, so they
+/// are neither pooled nor skipped later. Call with the lock held.
 Region *exactly(void *address, std::size_t length) {
   const auto begin = reinterpret_cast<std::uintptr_t>(address);
-  for (Region &region : regions)
-    if (region.begin == begin && region.length == length) return &region;
-  return nullptr;
+  Region *match = nullptr;
+  for (Region &region : regions) {
+    if (region.begin == begin && region.length == length) match = &region;
+    else if (region.overlaps(begin, length)) region = Region{};
+  }
+  return match;
 }
 
 } // namespace
@@ -154,13 +159,14 @@ void *mmap(void *address, std::size_t length, int prot, int flags, int fd, off_t
 }
 
 int mprotect(void *address, std::size_t length, int prot) {
+  bool tracked = false;
   {
     Lock lock;
     const Region *region = exactly(address, length);
-    if (region == nullptr) return system_mprotect(address, length, prot);
-    if (region->executable) return 0; // it stays read-write-execute while pooled
+    if (region != nullptr && region->executable) return 0; // it stays read-write-execute while pooled
+    tracked = region != nullptr;
   }
-  if ((prot & PROT_EXEC) == 0) return system_mprotect(address, length, prot);
+  if (!tracked || (prot & PROT_EXEC) == 0) return system_mprotect(address, length, prot);
   // Writable too, so that the next kernel can be written into it without another mprotect.
   const int status = system_mprotect(address, length, prot | PROT_READ | PROT_WRITE);
   if (status != 0) return status;
@@ -175,13 +181,13 @@ int mprotect(void *address, std::size_t length, int prot) {
 int munmap(void *address, std::size_t length) {
   {
     Lock lock;
-    if (Region *region = exactly(address, length); region != nullptr && region->executable && region->in_use) {
-      region->in_use = false;
-      return 0;
+    if (Region *region = exactly(address, length); region != nullptr) {
+      if (region->executable && region->in_use) {
+        region->in_use = false;
+        return 0;
+      }
+      *region = Region{}; // never held code, or unmapped twice: unmap it for real
     }
-    // Anything else that touches a tracked region unmaps it for real: forget the region.
-    for (Region &region : regions)
-      if (region.overlaps(reinterpret_cast<std::uintptr_t>(address), length)) region = Region{};
   }
   return system_munmap(address, length);
 }
