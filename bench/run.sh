@@ -3,13 +3,20 @@
 # PyTorch peer (bench/torch_peer.py) on the same committed list of configs (bench/configs.txt).
 #
 #   bench/run.sh                 build convcheck in ./build, run every harness REPEAT times, print the table
-#   BUILD=build-bench REPEAT=5 bench/run.sh
+#   BUILD=build-bench REPEAT=5 PASSES=1 bench/run.sh
+#
+# Every harness goes through the list PASSES times (default 10, so 3000 cases): convcheck is given
+# `--batch bench/configs.txt` PASSES times, the peer `--passes PASSES`; either way case i of pass p is case
+# p * 300 + i, with its own inputs (and, for convcheck, its own oneDNN path). One pass of 300 small configs takes
+# convcheck about 0.1 s, in which what a process pays once (forking and starting each worker, about 15 ms of page
+# faults on this project's VMs) weighs as much as what is being measured; a nightly campaign runs for hours.
+# PASSES=1 gives the single-pass figures.
 #
 # Harnesses, interleaved in each round so a slow moment of the machine hits all of them alike:
-#   convcheck-t1      convcheck check --batch bench/configs.txt --threads 1
+#   convcheck-t1      convcheck check --batch bench/configs.txt (PASSES times) --threads 1
 #   convcheck-t2      the same with --threads 2
-#   torch-plain       torch_peer.py --plain: every config exactly once, one torch thread
-#   torch-hypothesis  torch_peer.py: a Hypothesis property over config indexes, one torch thread
+#   torch-plain       torch_peer.py --plain: every case exactly once, one torch thread
+#   torch-hypothesis  torch_peer.py: a Hypothesis property over case indexes, one torch thread
 # Each is timed with /usr/bin/time (wall seconds, peak RSS). The table gives the median of the rounds, with
 # cases/s over
 #   wall    the whole process (includes startup; `import torch` alone takes about a second);
@@ -28,6 +35,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build="${BUILD:-build}"
 [[ "$build" = /* ]] || build="$root/$build"
 repeat="${REPEAT:-3}"
+passes="${PASSES:-10}"
 configs="$root/bench/configs.txt"
 python=/usr/bin/python3
 convcheck="$build/convcheck"
@@ -53,6 +61,8 @@ trap 'rm -rf "$work"' EXIT
 first="$work/first.txt"
 grep -m1 -v '^\s*\(#\|$\)' "$configs" >"$first" # -m1, not | head -1: pipefail and SIGPIPE
 
+batches=()
+for _ in $(seq 1 "$passes"); do batches+=(--batch "$configs"); done
 harnesses=(convcheck-t1 convcheck-t2 torch-plain torch-hypothesis convcheck-t1-first convcheck-t2-first torch-plain-first)
 
 # Runs harness $1 once under /usr/bin/time; its stdout, stderr, time line and report land in $work/$1.$2.*.
@@ -63,10 +73,10 @@ run_once() {
     convcheck-t*-first) command=("$convcheck" check --batch "$first" --threads "${harness:11:1}" --report "$out.json"
                                 --corpus "$work/findings") ;;
     torch-plain-first) command=("$python" "$root/bench/torch_peer.py" "$first" --plain --threads 1) ;;
-    convcheck-t*) command=("$convcheck" check --batch "$configs" --threads "${harness#convcheck-t}"
+    convcheck-t*) command=("$convcheck" check "${batches[@]}" --threads "${harness#convcheck-t}"
                            --report "$out.json" --corpus "$work/findings") ;;
-    torch-plain) command=("$python" "$root/bench/torch_peer.py" "$configs" --plain --threads 1) ;;
-    torch-hypothesis) command=("$python" "$root/bench/torch_peer.py" "$configs" --threads 1) ;;
+    torch-plain) command=("$python" "$root/bench/torch_peer.py" "$configs" --plain --passes "$passes" --threads 1) ;;
+    torch-hypothesis) command=("$python" "$root/bench/torch_peer.py" "$configs" --passes "$passes" --threads 1) ;;
   esac
   local status=0
   /usr/bin/time -f '%e %M' -o "$out.time" "${command[@]}" >"$out.stdout" 2>"$out.stderr" || status=$?
@@ -84,7 +94,7 @@ for round in $(seq 1 "$repeat"); do
 done
 
 echo "convcheck $("$convcheck" --version | awk '{print $2}'), $(grep -cv '^\s*\(#\|$\)' "$configs") configs from" \
-  "bench/configs.txt, $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), median of $repeat rounds"
+  "bench/configs.txt x $passes passes, $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), median of $repeat rounds"
 "$python" - "$work" "$repeat" "${harnesses[@]}" <<'EOF'
 import json, statistics, sys
 from pathlib import Path
@@ -133,7 +143,7 @@ for harness, row in rows.items():
           + f" {row['failures']:>8}")
 print("(cases per second over: wall, the whole process; loop, the verification loop (convcheck: the report's elapsed_s,"
       " which includes warm-up; the peer: its loop, after `import torch`); run, the loop without warm-up; steady, the"
-      " loop past its first config; torch-hypothesis counts the distinct configs it reached)")
+      " loop past its first config; torch-hypothesis counts the distinct cases it reached)")
 one, two = rows["convcheck-t1"], rows["convcheck-t2"]
 print(f"first config alone, loop seconds: convcheck-t1 {one['first_loop']:.3f}, convcheck-t2 {two['first_loop']:.3f}, "
       f"torch-plain {peer['first_loop']:.3f}")

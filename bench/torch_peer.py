@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The peer of issue 6's benchmark: what a user would write today to check conv2d with PyTorch.
 
-usage: torch_peer.py BATCH_FILE [--plain] [--threads N] [--seed S] [--rtol R] [--atol A]
+usage: torch_peer.py BATCH_FILE [--plain] [--passes P] [--threads N] [--seed S] [--rtol R] [--atol A]
 
 For every config of BATCH_FILE (convcheck native descriptors, one per line, `#` comments and blank lines
 ignored) it draws deterministic standard-normal inputs, runs torch.nn.functional.conv2d forward and autograd
@@ -16,10 +16,11 @@ grad_output in torch.channels_last; `ohwi` is the weight's channels_last, `oihw`
 weight format (PyTorch has no HWIO memory format). The dtype word is ignored: the peer always checks float32
 against float64, one implementation per case, which is its whole point of comparison with convcheck.
 
-By default the configs are driven as a Hypothesis property over indexes into the list
-(st.integers(0, n - 1), max_examples = n, derandomize, no database, no deadline); Hypothesis repeats some
-indexes and leaves others out, so `cases` counts the DISTINCT configs it verified and `examples` the property
-calls. --plain instead loops over every config exactly once, the fairest comparison. Either way the last line
+--passes P goes through the list P times (default 1), as `convcheck check` does when given the same --batch P
+times: case i of pass p is case p * n + i, with its own inputs. By default the cases are driven as a Hypothesis
+property over case indexes (st.integers(0, P * n - 1), max_examples = P * n, derandomize, no database, no
+deadline); Hypothesis repeats some indexes and leaves others out, so `cases` counts the DISTINCT cases it verified
+and `examples` the property calls. --plain instead loops over every case exactly once, the fairest comparison. Either way the last line
 of stdout is one JSON object: {"harness", "cases", "seconds", "cases_per_s", "cpu_seconds", "failures", ...}, where
 `seconds` is the verification loop only (after imports and parsing) and `cpu_seconds` that loop's thread CPU time
 (with one torch thread, all of its work). Exit status 0 all agreed, 1 a mismatch, 2 bad input.
@@ -139,11 +140,11 @@ def verify(c, seed, index, rtol, atol):
 
 
 def run_plain(configs, args, failed):
-    for index, c in enumerate(configs):
-        bad = verify(c, args.seed, index, args.rtol, args.atol)
+    for index in range(args.passes * len(configs)):
+        bad = verify(configs[index % len(configs)], args.seed, index, args.rtol, args.atol)
         if bad:
             failed[index] = bad
-    return len(configs), len(configs)
+    return args.passes * len(configs), args.passes * len(configs)
 
 
 def run_hypothesis(configs, args, failed):
@@ -152,15 +153,17 @@ def run_hypothesis(configs, args, failed):
     seen = set()
     calls = [0]
 
-    @settings(max_examples=len(configs), database=None, deadline=None, derandomize=True)
-    @given(st.integers(0, len(configs) - 1))
+    cases = args.passes * len(configs)
+
+    @settings(max_examples=cases, database=None, deadline=None, derandomize=True)
+    @given(st.integers(0, cases - 1))
     def conv2d_float32_matches_float64(index):
         calls[0] += 1
         seen.add(index)
-        bad = verify(configs[index], args.seed, index, args.rtol, args.atol)
+        bad = verify(configs[index % len(configs)], args.seed, index, args.rtol, args.atol)
         if bad:
             failed[index] = bad
-        assert not bad, f"{configs[index]['text']}: {', '.join(bad)} not allclose to float64"
+        assert not bad, f"{configs[index % len(configs)]['text']}: {', '.join(bad)} not allclose to float64"
 
     try:
         conv2d_float32_matches_float64()
@@ -173,6 +176,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("batch", help="file of convcheck native descriptors, one per line")
     parser.add_argument("--plain", action="store_true", help="a plain loop over every config exactly once")
+    parser.add_argument("--passes", type=int, default=1, help="times through the list (default 1)")
     parser.add_argument("--threads", type=int, default=1, help="torch intra-op threads (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the inputs")
     parser.add_argument("--rtol", type=float, default=1e-4)
@@ -180,6 +184,8 @@ def main():
     args = parser.parse_args()
     if args.threads < 1:
         parser.error(f"threads {args.threads} must be >= 1")
+    if args.passes < 1:
+        parser.error(f"passes {args.passes} must be >= 1")
     try:
         configs = read_batch(args.batch)
     except (InputError, OSError) as error:
@@ -193,7 +199,8 @@ def main():
     cases, examples = (run_plain if args.plain else run_hypothesis)(configs, args, failed)
     seconds, cpu_seconds = time.perf_counter() - start, time.thread_time() - cpu_start
     for index, directions in sorted(failed.items()):
-        print(f"torch_peer: mismatch: case {index} {configs[index]['text']}: {', '.join(directions)}", file=sys.stderr)
+        text = configs[index % len(configs)]["text"]
+        print(f"torch_peer: mismatch: case {index} {text}: {', '.join(directions)}", file=sys.stderr)
     print(json.dumps({"harness": "torch-plain" if args.plain else "torch-hypothesis", "cases": cases,
                       "examples": examples, "seconds": round(seconds, 4), "cases_per_s": round(cases / seconds, 2),
                       "cpu_seconds": round(cpu_seconds, 4),
