@@ -14,8 +14,8 @@ struct CodePageCounts {
   std::size_t reused = 0;
 };
 
-/// False when the pool is compiled out (under the sanitizers, which intercept mmap themselves): oneDNN's own
-/// mmap, mprotect and munmap then run unchanged.
+/// False when the pool is compiled out (under the sanitizers, which intercept mmap themselves) or libdnnl's code
+/// was not found among the loaded libraries: oneDNN's own mmap, mprotect and munmap then run unchanged.
 bool onednn_code_pages_enabled();
 
 /// The counts so far, in this process (a forked worker inherits its parent's).
