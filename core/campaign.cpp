@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/case_workers.hpp"
+#include "core/clock.hpp"
 #include "core/conv_case.hpp"
 #include "core/descriptor.hpp"
 #include "core/forked.hpp"
@@ -17,12 +18,6 @@
 namespace convcheck {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 void count(Tally &tally, Verdict verdict) {
   switch (verdict) {

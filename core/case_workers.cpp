@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "core/clock.hpp"
 #include "core/forked.hpp"
 #include "core/reference.hpp"
 #include "core/wire.hpp"
@@ -26,8 +27,6 @@
 namespace convcheck {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 constexpr int64_t making_the_case = -1; // Position::strategy while the inputs and the reference are computed
 constexpr int64_t every_direction = -1; // Position::direction while a run_case strategy runs
@@ -57,10 +56,6 @@ void mark(Position &position, int64_t strategy, int64_t direction) {
 void mark_job(Position &position, int64_t order) {
   position.order.store(order, std::memory_order_relaxed);
   mark(position, making_the_case, every_direction);
-}
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 // Jobs go to a worker and answers come back in batches. Each message wakes a process that sleeps in read or poll:

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/case_file.hpp"
+#include "core/clock.hpp"
 #include "core/conv_case.hpp"
 #include "core/descriptor.hpp"
 #include "core/forked.hpp"
@@ -87,14 +88,14 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
   };
   SavedFinding saved{failure.config, failure.problem, 0, 0, {}};
   if (shrink_it) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
     const ShrinkResult result = shrink(failure.config, [&](const ConvConfig &config) {
       return outcome_for(config).verdict == Verdict::failed;
     });
     saved.shrunk = result.config;
     saved.shrink_steps = result.steps;
     saved.shrink_tries = result.tries;
-    saved.shrink_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    saved.shrink_s = seconds_since(start);
   }
   const Outcome outcome = outcome_for(saved.shrunk);
   saved.problem = outcome.verdict == Verdict::failed ? outcome.detail : failure.problem;

@@ -14,11 +14,11 @@
 
 #include <fmt/format.h>
 
+#include "core/clock.hpp"
+
 namespace convcheck {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // A child ignores the terminal's SIGINT (the parent decides when to stop and lets calls in flight finish), dies
 // with its parent, and leaves no core file behind when it crashes: a crash is a finding, not a 1 GiB file.

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/clock.hpp"
 #include "core/input_error.hpp"
 
 namespace convcheck {
@@ -91,9 +92,6 @@ Outcome outcome_of(const Strategy &strategy, const ConvCase &conv_case, const Re
   return outcome;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 } // namespace
 
@@ -101,7 +99,7 @@ Outcome verify_one(const ConvCase &conv_case, const Reference &reference, const 
                    Direction direction, Tensor *result) {
   const std::string reason = strategy.unsupported_reason(conv_case.config, direction);
   if (!reason.empty()) return Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}};
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   RunResult run = strategy.run_case ? std::move(guarded_run_case(strategy, conv_case)[static_cast<size_t>(direction)])
                                     : guarded_run(strategy, conv_case, direction);
   const double seconds = seconds_since(start);
@@ -130,7 +128,7 @@ std::vector<Outcome> verify_case(const ConvCase &conv_case, const Reference &ref
       for (Direction direction : all_directions) outcomes.push_back(left_out(strategy, direction));
       continue;
     }
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
     std::array<RunResult, 3> runs = guarded_run_case(strategy, conv_case);
     const double share = seconds_since(start) / static_cast<double>(all_directions.size());
     for (Direction direction : all_directions) {
