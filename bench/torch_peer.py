@@ -20,10 +20,10 @@ against float64, one implementation per case, which is its whole point of compar
 times: case i of pass p is case p * n + i, with its own inputs. By default the cases are driven as a Hypothesis
 property over case indexes (st.integers(0, P * n - 1), max_examples = P * n, derandomize, no database, no
 deadline); Hypothesis repeats some indexes and leaves others out, so `cases` counts the DISTINCT cases it verified
-and `examples` the property calls. --plain instead loops over every case exactly once, the fairest comparison. Either way the last line
-of stdout is one JSON object: {"harness", "cases", "seconds", "cases_per_s", "cpu_seconds", "failures", ...}, where
-`seconds` is the verification loop only (after imports and parsing) and `cpu_seconds` that loop's thread CPU time
-(with one torch thread, all of its work). Exit status 0 all agreed, 1 a mismatch, 2 bad input.
+and `examples` the property calls. --plain instead loops over every case exactly once, the fairest comparison.
+Either way the last line of stdout is one JSON object: {"harness", "cases", "seconds", "cases_per_s",
+"cpu_seconds", "failures", ...}, where `seconds` is the verification loop only (after imports and parsing) and
+`cpu_seconds` that loop's thread CPU time (with one torch thread, all of its work). Exit status 0 all agreed, 1 a mismatch, 2 bad input.
 
 Run it with Debian's /usr/bin/python3 (python3-torch, python3-hypothesis, numpy).
 """
@@ -160,10 +160,11 @@ def run_hypothesis(configs, args, failed):
     def conv2d_float32_matches_float64(index):
         calls[0] += 1
         seen.add(index)
-        bad = verify(configs[index % len(configs)], args.seed, index, args.rtol, args.atol)
+        config = configs[index % len(configs)]
+        bad = verify(config, args.seed, index, args.rtol, args.atol)
         if bad:
             failed[index] = bad
-        assert not bad, f"{configs[index % len(configs)]['text']}: {', '.join(bad)} not allclose to float64"
+        assert not bad, f"{config['text']}: {', '.join(bad)} not allclose to float64"
 
     try:
         conv2d_float32_matches_float64()
@@ -175,7 +176,7 @@ def run_hypothesis(configs, args, failed):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("batch", help="file of convcheck native descriptors, one per line")
-    parser.add_argument("--plain", action="store_true", help="a plain loop over every config exactly once")
+    parser.add_argument("--plain", action="store_true", help="a plain loop over every case exactly once")
     parser.add_argument("--passes", type=int, default=1, help="times through the list (default 1)")
     parser.add_argument("--threads", type=int, default=1, help="torch intra-op threads (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the inputs")
