@@ -152,7 +152,8 @@ void *mmap(void *address, std::size_t length, int prot, int flags, int fd, off_t
   void *fresh = system_mmap(nullptr, length, prot, flags, fd, offset);
   if (fresh == MAP_FAILED) return fresh;
   Lock lock;
-  const auto free_slot = std::find_if(std::begin(regions), std::end(regions), [](const Region &r) { return r.begin == 0; });
+  const auto free_slot =
+      std::find_if(std::begin(regions), std::end(regions), [](const Region &r) { return r.begin == 0; });
   if (free_slot != std::end(regions))
     *free_slot = Region{reinterpret_cast<std::uintptr_t>(fresh), length, caller, true, false};
   return fresh;

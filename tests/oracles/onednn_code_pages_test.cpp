@@ -1,6 +1,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include <gtest/gtest.h>
@@ -25,8 +26,10 @@ ConvCase case_of(const char *descriptor) { return make_case(parse_descriptor(des
 // pool stops growing after the first round, and every later round computes bit for bit what the first did, which
 // agreed with the reference.
 TEST(OnednnCodePages, KernelsReusePooledPagesAndComputeTheSame) {
-  if (!onednn_code_pages_enabled()) GTEST_SKIP() << "the pool is off: compiled out under the sanitizers, or libdnnl not found";
-  const ConvCase cases[] = {case_of("mb2ic16ih9iw9oc32kh3kw3sh2pt1pb1pl1pr1_nhwc"), case_of("g4mb1ic32ih7iw8oc32kh3kw2dlh2pl1pr2")};
+  if (!onednn_code_pages_enabled())
+    GTEST_SKIP() << "the pool is off: compiled out under the sanitizers, or libdnnl not found";
+  const ConvCase cases[] = {case_of("mb2ic16ih9iw9oc32kh3kw3sh2pt1pb1pl1pr1_nhwc"),
+                            case_of("g4mb1ic32ih7iw8oc32kh3kw2dlh2pl1pr2")};
   std::array<RunResult, 3> first[2];
   for (int i = 0; i < 2; ++i) {
     first[i] = onednn_results(cases[i], OnednnPath::blocked);
