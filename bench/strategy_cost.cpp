@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -21,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.hpp"
 #include "core/conv_case.hpp"
 #include "core/descriptor.hpp"
 #include "core/reference.hpp"
@@ -30,14 +30,6 @@
 namespace {
 
 using namespace convcheck;
-
-// Wall time on the steady clock, read through the vDSO in about 25 ns. Not the thread's CPU clock
-// (CLOCK_THREAD_CPUTIME_ID): that is a system call, 1.3 us a read on the project's VM, and with 4 reads per
-// strategy and case it added about 0.03 ms to a 0.3 ms case, most of it to `compare`. The minimum over rounds
-// keeps out what other jobs on the machine add; run it on an idle machine.
-double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 std::vector<ConvConfig> read_configs(const char *path) {
   std::ifstream in(path);
@@ -64,24 +56,26 @@ std::map<std::string, double> one_round(const std::vector<ConvConfig> &configs,
                                         const std::vector<Strategy> &strategies) {
   std::map<std::string, double> seconds;
   for (size_t i = 0; i < configs.size(); ++i) {
-    double start = seconds_now();
+    // Wall time on core/clock.hpp's steady clock: the thread CPU clock, a system call on the project's VM, added
+    // about 0.03 ms to a 0.3 ms case (4 reads per strategy). The minimum over rounds keeps out other jobs.
+    Clock::time_point start = Clock::now();
     const ConvCase c = make_case(configs[i], FillMode::mixed, 1, i);
-    seconds["fill"] += seconds_now() - start;
-    start = seconds_now();
+    seconds["fill"] += seconds_since(start);
+    start = Clock::now();
     const Reference reference = compute_reference(c);
-    seconds["reference"] += seconds_now() - start;
+    seconds["reference"] += seconds_since(start);
     for (const Strategy &strategy : strategies) {
-      start = seconds_now();
+      start = Clock::now();
       const std::array<RunResult, 3> runs = run_all(strategy, c);
-      seconds[strategy.name] += seconds_now() - start;
-      start = seconds_now();
+      seconds[strategy.name] += seconds_since(start);
+      start = Clock::now();
       for (Direction direction : all_directions) {
         const Tensor &result = runs[static_cast<size_t>(direction)].result;
         if (!result.empty() && judge(strategy.name, direction, result, reference[direction]).verdict == Verdict::failed)
           std::fprintf(stderr, "strategy_cost: %s %s failed on %s\n", strategy.name.c_str(),
                        to_string(direction).c_str(), format_descriptor(configs[i]).c_str());
       }
-      seconds["compare"] += seconds_now() - start;
+      seconds["compare"] += seconds_since(start);
     }
   }
   return seconds;

@@ -13,8 +13,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${BUILD:-build}"
 [[ "$build" = /* ]] || build="$root/$build"
-objects=("$build"/CMakeFiles/convcheck_oracles.dir/oracles/*.o "$build"/CMakeFiles/convcheck_oracles.dir/oracles/*/*.o)
-if [[ ! -f "$build/libconvcheck_core.a" || ! -f "${objects[0]}" ]]; then
+objects=()
+for object in "$build"/CMakeFiles/convcheck_oracles.dir/oracles/{,*/}*.cpp.o; do
+  source="$root/oracles/${object#*/convcheck_oracles.dir/oracles/}"
+  # Only objects of sources that still exist: a deleted source's object stays behind in the build tree.
+  if [[ -f "${source%.o}" ]]; then objects+=("$object"); fi
+done
+if [[ ! -f "$build/libconvcheck_core.a" || ${#objects[@]} -eq 0 ]]; then
   echo "bench/strategy_cost.sh: no convcheck build in $build (cmake --build $build --target convcheck)" >&2
   exit 2
 fi

@@ -1,6 +1,5 @@
 #include "core/campaign.hpp"
 
-#include <chrono>
 #include <map>
 
 #include <sys/resource.h>

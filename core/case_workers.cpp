@@ -326,9 +326,10 @@ void CaseWorkers::Pool::receive(size_t w) {
 void CaseWorkers::Pool::bury(size_t w, bool timed_out, const std::string &why) {
   std::deque<Job> jobs = std::move(workers[w].jobs);
   const int64_t order = positions[w].order, strategy = positions[w].strategy, direction = positions[w].direction;
-  const auto running = std::find_if(jobs.begin(), jobs.end(), [&](const Job &job) { return job.order == order; });
-  Job job = std::move(running != jobs.end() ? *running : jobs.front());
-  jobs.erase(running != jobs.end() ? running : jobs.begin());
+  auto running = std::find_if(jobs.begin(), jobs.end(), [&](const Job &job) { return job.order == order; });
+  if (running == jobs.end()) running = jobs.begin();
+  Job job = std::move(*running);
+  jobs.erase(running);
   for (Job &other : jobs) retries.push_back(std::move(other));
   const int status = reap(w, true);
   const std::string description = timed_out    ? fmt::format("timed out after {} s", run_timeout_s)

@@ -1,6 +1,5 @@
 #include "core/verify.hpp"
 
-#include <chrono>
 #include <exception>
 
 #include <fmt/format.h>
