@@ -235,7 +235,11 @@ struct CaseWorkers::Pool {
   Position *positions = nullptr; // one per worker, shared with it
   std::deque<Job> retries;       // cases to run again (without the run that killed their worker, for that one)
   std::map<int64_t, CaseRun> finished; // by order, until every earlier case has been handed over
-  double case_s = 0;                   // a moving average of the seconds a case takes, 0 before the first
+  // Seconds a case takes: a moving average over answers (0 before the first), each answer weighing half. A
+  // worker's first case is its slowest by far (8-15 ms, mostly first page faults, against 0.3 ms for a typical
+  // case on the project's VM). Averaged per case with weight 0.1, that one case kept workers at 2 cases in flight,
+  // answering one at a time, for their first ~30 cases; averaged per answer, it is forgotten within a few answers.
+  double case_s = 0;
 
   /// How many jobs a worker should have been handed and not yet answered (see queued_s), when `unsent` jobs are
   /// left to hand out. Near the end each worker gets at most its share of what is left, so that no worker is
@@ -311,11 +315,14 @@ void CaseWorkers::Pool::receive(size_t w) {
   } catch (const std::exception &exception) {
     return bury(w, false, fmt::format("sent an unreadable result ({})", exception.what()));
   }
+  double seconds = 0;
+  for (const CaseRun &run : runs) seconds += run.seconds;
+  seconds /= static_cast<double>(runs.size());
+  case_s = case_s <= 0 ? seconds : (case_s + seconds) / 2;
   for (CaseRun &run : runs) {
     Job &job = workers[w].jobs.front();
     if (run.reference_problem.empty())
       for (auto &[at, outcome] : job.crashes) run.outcomes.at(at) = outcome;
-    case_s = case_s <= 0 ? run.seconds : 0.9 * case_s + 0.1 * run.seconds;
     finished[job.order] = std::move(run);
     workers[w].jobs.pop_front();
   }
@@ -364,8 +371,11 @@ CaseWorkers::CaseWorkers(const std::vector<Strategy> &strategies, int processes,
 }
 
 CaseWorkers::~CaseWorkers() {
+  // Every worker is killed before any is waited for, so that the kernel tears their address spaces down at once.
+  for (const Worker &worker : pool_->workers)
+    if (worker.pid >= 0) kill(worker.pid, SIGKILL);
   for (size_t w = 0; w < pool_->workers.size(); ++w)
-    if (pool_->workers[w].pid >= 0) pool_->reap(w, true);
+    if (pool_->workers[w].pid >= 0) pool_->reap(w, false);
   munmap(pool_->positions, pool_->workers.size() * sizeof(Position));
 }
 
