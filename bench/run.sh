@@ -23,9 +23,11 @@
 #   loop    the verification loop: convcheck's report elapsed_s, the peer's own `seconds` (after its imports);
 #   run     the loop without convcheck's warm-up (the report's warm_up_s: oneDNN JIT-compiles its sgemm kernels,
 #           about 35 ms, once per process before the workers fork); the peer's is its loop;
-#   steady  the loop minus what it costs on the first config alone, over the other configs: what stays when the
-#           list grows, without any one-time cost (the peer's first PyTorch convolution included). convcheck-t1,
-#           convcheck-t2 and torch-plain also run on that one-config list (`*-first`) each round for this.
+#   steady  what each pass after the first adds: (cases - cases of one pass) / (loop seconds - loop seconds of one
+#           pass), so that every one-time cost cancels (convcheck's warm-up, forking its workers and their first
+#           page faults; the peer's first PyTorch convolution): the rate a long campaign sees. convcheck-t1,
+#           convcheck-t2 and torch-plain also go through the list once (`*-pass1`) each round for this; with
+#           PASSES=1 there is nothing to subtract and the column stays empty.
 # One untimed warm-up round runs first so that no harness pays for a cold page cache. Use an otherwise idle
 # machine.
 # Exit status: 0 when the table was printed (whatever the verdicts), 2 when something could not run.
@@ -58,21 +60,18 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-first="$work/first.txt"
-grep -m1 -v '^\s*\(#\|$\)' "$configs" >"$first" # -m1, not | head -1: pipefail and SIGPIPE
-
 batches=()
 for _ in $(seq 1 "$passes"); do batches+=(--batch "$configs"); done
-harnesses=(convcheck-t1 convcheck-t2 torch-plain torch-hypothesis convcheck-t1-first convcheck-t2-first torch-plain-first)
+harnesses=(convcheck-t1 convcheck-t2 torch-plain torch-hypothesis convcheck-t1-pass1 convcheck-t2-pass1 torch-plain-pass1)
 
 # Runs harness $1 once under /usr/bin/time; its stdout, stderr, time line and report land in $work/$1.$2.*.
 run_once() {
   local harness=$1 round=$2 out="$work/$1.$2"
   local command
   case "$harness" in
-    convcheck-t*-first) command=("$convcheck" check --batch "$first" --threads "${harness:11:1}" --report "$out.json"
+    convcheck-t*-pass1) command=("$convcheck" check --batch "$configs" --threads "${harness:11:1}" --report "$out.json"
                                 --corpus "$work/findings") ;;
-    torch-plain-first) command=("$python" "$root/bench/torch_peer.py" "$first" --plain --threads 1) ;;
+    torch-plain-pass1) command=("$python" "$root/bench/torch_peer.py" "$configs" --plain --threads 1) ;;
     convcheck-t*) command=("$convcheck" check "${batches[@]}" --threads "${harness#convcheck-t}"
                            --report "$out.json" --corpus "$work/findings") ;;
     torch-plain) command=("$python" "$root/bench/torch_peer.py" "$configs" --plain --passes "$passes" --threads 1) ;;
@@ -120,10 +119,10 @@ for harness in harnesses:
     rows[harness] = dict(cases=runs[0][0], wall=median(r[1] for r in runs), rss=median(r[2] for r in runs),
                          loop=median(r[3] for r in runs), warm_up=median(r[4] for r in runs),
                          failures=max(r[5] for r in runs))
-# Steady state: the loop without the first config's share, which carries the loop's one-time costs.
+# Steady state: what the passes after the first add; the first carries every one-time cost.
 for harness in ("convcheck-t1", "convcheck-t2", "torch-plain"):
-    row, first = rows[harness], rows.pop(harness + "-first")
-    row["steady"] = (row["cases"] - first["cases"]) / (row["loop"] - first["loop"])
+    row, first = rows[harness], rows.pop(harness + "-pass1")
+    row["steady"] = (row["cases"] - first["cases"]) / (row["loop"] - first["loop"]) if row["cases"] > first["cases"] else None
     row["first_loop"] = first["loop"]
 
 peer = rows["torch-plain"]
@@ -142,17 +141,17 @@ for harness, row in rows.items():
           + "".join(f"{rate(row, k) / rate(peer, k):>9.2f}" if rate(row, k) else f"{'':>9}" for k in keys)
           + f" {row['failures']:>8}")
 print("(cases per second over: wall, the whole process; loop, the verification loop (convcheck: the report's elapsed_s,"
-      " which includes warm-up; the peer: its loop, after `import torch`); run, the loop without warm-up; steady, the"
-      " loop past its first config; torch-hypothesis counts the distinct cases it reached)")
+      " which includes warm-up; the peer: its loop, after `import torch`); run, the loop without warm-up; steady,"
+      " what each pass after the first adds; torch-hypothesis counts the distinct cases it reached)")
 one, two = rows["convcheck-t1"], rows["convcheck-t2"]
-print(f"first config alone, loop seconds: convcheck-t1 {one['first_loop']:.3f}, convcheck-t2 {two['first_loop']:.3f}, "
+print(f"one pass of the list, loop seconds: convcheck-t1 {one['first_loop']:.3f}, convcheck-t2 {two['first_loop']:.3f}, "
       f"torch-plain {peer['first_loop']:.3f}")
 peer_cpu = median(json.loads((work / f"torch-plain.{r}.stdout").read_text().strip().splitlines()[-1])["cpu_seconds"]
                   for r in range(1, repeat + 1))
 print(f"torch-plain loop thread CPU: {1000 * peer_cpu / peer['cases']:.3f} ms per case "
       "(compare bench/strategy_cost.sh's sum for convcheck)")
 print("convcheck scaling 2 threads / 1 thread: "
-      + ", ".join(f"{rate(two, k) / rate(one, k):.2f}x {k}" for k in keys))
+      + ", ".join(f"{rate(two, k) / rate(one, k):.2f}x {k}" for k in keys if rate(one, k)))
 
 # Where convcheck's single-thread time goes, per strategy and direction (median over the rounds).
 reports = [json.loads((work / f"convcheck-t1.{r}.json").read_text()) for r in range(1, repeat + 1)]
