@@ -237,8 +237,8 @@ struct CaseWorkers::Pool {
   std::map<int64_t, CaseRun> finished; // by order, until every earlier case has been handed over
   // Seconds a case takes: a moving average over answers (0 before the first), each answer weighing half. A
   // worker's first case is its slowest by far (8-15 ms, mostly first page faults, against 0.3 ms for a typical
-  // case on the project's VM). Averaged per case with weight 0.1, that one case kept workers at 2 cases in flight,
-  // answering one at a time, for their first ~30 cases; averaged per answer, it is forgotten within a few answers.
+  // case on the project's VM). Averaged per case with weight 0.1, that one case held workers at 2 cases in flight,
+  // answering one at a time, for their first 20 ms of work; averaged per answer, it is forgotten within a few.
   double case_s = 0;
 
   /// How many jobs a worker should have been handed and not yet answered (see queued_s), when `unsent` jobs are
