@@ -20,21 +20,21 @@
 #include <string>
 #include <vector>
 
-#include "core/clock.hpp"
-#include "core/conv_case.hpp"
-#include "core/descriptor.hpp"
-#include "core/reference.hpp"
-#include "core/strategy.hpp"
-#include "core/verify.hpp"
+#include "core/process/clock.hpp"
+#include "core/numerics/case.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/numerics/reference.hpp"
+#include "core/run/strategy.hpp"
+#include "core/run/verify.hpp"
 
 namespace {
 
 using namespace convcheck;
 
-std::vector<ConvConfig> read_configs(const char *path) {
+std::vector<Problem> read_configs(const char *path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(std::string("cannot open ") + path);
-  std::vector<ConvConfig> configs;
+  std::vector<Problem> configs;
   for (std::string line; std::getline(in, line);)
     if (line.find_first_not_of(" \t") != std::string::npos && line[line.find_first_not_of(" \t")] != '#')
       configs.push_back(parse_descriptor(line));
@@ -42,24 +42,24 @@ std::vector<ConvConfig> read_configs(const char *path) {
 }
 
 // All three directions of one strategy, as verify_case runs them (run_case when the strategy has it).
-std::array<RunResult, 3> run_all(const Strategy &strategy, const ConvCase &c) {
+std::array<RunResult, 3> run_all(const Strategy &strategy, const Case &c) {
   if (strategy.run_case) return strategy.run_case(c);
   std::array<RunResult, 3> runs;
   for (Direction direction : all_directions)
-    if (strategy.unsupported_reason(c.config, direction).empty())
+    if (strategy.unsupported_reason(c.problem, direction).empty())
       runs[static_cast<size_t>(direction)].result = strategy.run(c, direction);
   return runs;
 }
 
 // Seconds per step for one pass over the configs.
-std::map<std::string, double> one_round(const std::vector<ConvConfig> &configs,
+std::map<std::string, double> one_round(const std::vector<Problem> &configs,
                                         const std::vector<Strategy> &strategies) {
   std::map<std::string, double> seconds;
   for (size_t i = 0; i < configs.size(); ++i) {
-    // Wall time on core/clock.hpp's steady clock: the thread CPU clock, a system call on the project's VM, added
+    // Wall time on core/process/clock.hpp's steady clock: the thread CPU clock, a system call on the project's VM, added
     // about 0.03 ms to a 0.3 ms case (4 reads per strategy). The minimum over rounds keeps out other jobs.
     Clock::time_point start = Clock::now();
-    const ConvCase c = make_case(configs[i], FillMode::mixed, 1, i);
+    const Case c = make_case(configs[i], FillMode::mixed, 1, i);
     seconds["fill"] += seconds_since(start);
     start = Clock::now();
     const Reference reference = compute_reference(c);
@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   try {
-    const std::vector<ConvConfig> configs = read_configs(argv[1]);
+    const std::vector<Problem> configs = read_configs(argv[1]);
     const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
     const std::vector<Strategy> strategies = select_strategies(argc > 3 ? argv[3] : "", {});
     if (configs.empty()) throw std::runtime_error("no configs");

@@ -10,7 +10,7 @@ grad_weight) to satisfy torch.allclose(float32_result, float64_result, rtol=1e-4
 fixed tolerance, not convcheck's per-element bound: it is what such a harness typically uses, and it is cheaper
 than a bound, which would need a second convolution of absolute values per direction.
 
-Config semantics follow convcheck (core/descriptor.hpp): dilation 1 means none; padding is top, bottom, left,
+Config semantics follow convcheck (core/problem/descriptor.hpp): dilation 1 means none; padding is top, bottom, left,
 right and is applied with F.pad, so asymmetric padding needs no special case; `nhwc` runs data, weight and
 grad_output in torch.channels_last; `ohwi` is the weight's channels_last, `oihw`/`hwio` keep the default
 weight format (PyTorch has no HWIO memory format). The dtype word is ignored: the peer always checks float32

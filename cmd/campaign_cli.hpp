@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cmd/run_options.hpp"
-#include "core/campaign.hpp"
+#include "core/run/campaign.hpp"
 
 namespace convcheck {
 

@@ -2,6 +2,7 @@
 // `#` comments and blank lines ignored) through the strategies, with fuzz's options, report and exit codes.
 // `--format benchdnn` reads oneDNN benchdnn conv descriptors and batch files unchanged, with benchdnn's meaning.
 
+#include <memory>
 #include <fstream>
 #include <iostream>
 
@@ -11,8 +12,8 @@
 #include "cmd/campaign_cli.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
-#include "core/benchdnn_descriptor.hpp"
-#include "core/descriptor.hpp"
+#include "core/problem/benchdnn_descriptor.hpp"
+#include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 
 namespace convcheck {
@@ -27,35 +28,35 @@ std::string strip_comment(const std::string &line) {
 }
 
 // Parses one entry in `format`; nullopt when benchdnn says to skip it (logged with `where`).
-std::optional<ConvConfig> parse_entry(const std::string &entry, const std::string &format, const std::string &where,
+std::optional<Problem> parse_entry(const std::string &entry, const std::string &format, const std::string &where,
                                       int64_t max_elements) {
-  std::optional<ConvConfig> config;
+  std::optional<Problem> problem;
   try {
     if (format == "benchdnn") {
       const BenchdnnLine line = parse_benchdnn_line(entry);
-      if (!line.config) {
+      if (!line.problem) {
         if (!line.skip_reason.empty())
           spdlog::warn("{}skipped: {}", where.empty() ? "" : where + ": ", line.skip_reason);
         return std::nullopt;
       }
-      config = line.config;
+      problem = line.problem;
     } else {
       const std::string text = strip_comment(entry);
       if (text.empty()) return std::nullopt;
-      config = parse_descriptor(text);
+      problem = parse_descriptor(text);
     }
-    validate(*config, max_elements);
+    validate(*problem, max_elements);
   } catch (const InputError &error) {
     // Descriptor errors already quote the whole input; file lines also need the file and line number.
     throw where.empty() ? error : InputError(fmt::format("{}: {}", where, error.what()));
   }
-  return config;
+  return problem;
 }
 
-std::vector<ConvConfig> read_batch(const std::string &path, const std::string &format, int64_t max_elements) {
+std::vector<Problem> read_batch(const std::string &path, const std::string &format, int64_t max_elements) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("cannot open batch file {}", path));
-  std::vector<ConvConfig> configs;
+  std::vector<Problem> configs;
   int64_t number = 0;
   for (std::string line; std::getline(in, line);) {
     ++number;
@@ -88,15 +89,17 @@ int check_command(const std::vector<std::string> &args) {
   if (format != "native" && format != "benchdnn")
     throw InputError(fmt::format("format '{}' is not native or benchdnn", format));
   cli.finish(map);
-  std::vector<ConvConfig> configs;
+  std::vector<Problem> configs;
   for (const std::string &descriptor : descriptors)
     if (auto config = parse_entry(descriptor, format, "", cli.run.max_elements))
       configs.push_back(*config);
   for (const std::string &batch : batches)
-    for (const ConvConfig &config : read_batch(batch, format, cli.run.max_elements)) configs.push_back(config);
+    for (const Problem &config : read_batch(batch, format, cli.run.max_elements)) configs.push_back(config);
   if (configs.empty()) throw InputError("check has no config to run (give descriptors or --batch FILE)");
+  // One list, shared: every forked worker inherits it, and a copy per holder of the source would be paid per case.
+  const auto list = std::make_shared<const std::vector<Problem>>(std::move(configs));
   return cli.run_and_report(
-      {static_cast<int64_t>(configs.size()), [configs](uint64_t index) { return configs[index]; }});
+      {static_cast<int64_t>(list->size()), [list](uint64_t index) { return (*list)[index]; }});
 }
 
 } // namespace convcheck

@@ -8,9 +8,9 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
-#include "core/coverage.hpp"
-#include "core/descriptor.hpp"
-#include "core/generators.hpp"
+#include "core/problem/coverage.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/problem/generators.hpp"
 
 namespace convcheck {
 
@@ -31,13 +31,13 @@ int configs_command(const std::vector<std::string> &args) {
   std::vector<int64_t> hits(corners().size());
   int64_t elements = 0;
   for (int64_t i = 0; i < cases; ++i) {
-    const ConvConfig config = generate_config(seed, static_cast<uint64_t>(i));
+    const Problem config = generate_problem(seed, static_cast<uint64_t>(i));
     if (!map.count("stats")) {
       fmt::print("{}\n", format_descriptor(config));
       continue;
     }
     for (size_t j = 0; j < corners().size(); ++j) hits[j] += corners()[j].holds(config);
-    elements += config.batch * config.in_channels * config.in_height * config.in_width;
+    elements += config.batch * config.in_channels * config.height().in * config.width().in;
   }
   if (!map.count("stats")) return exit_agreed;
   fmt::print("{} configs of seed {}; mean data tensor {:.0f} elements\n", cases, seed,

@@ -1,4 +1,4 @@
-// `convcheck corpus run|list|add`: the regression corpus (core/corpus.hpp says what each kind promises).
+// `convcheck corpus run|list|add`: the regression corpus (core/storage/corpus.hpp says what each kind promises).
 
 #include <filesystem>
 #include <iostream>
@@ -8,8 +8,8 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
-#include "core/corpus.hpp"
-#include "core/descriptor.hpp"
+#include "core/storage/corpus.hpp"
+#include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 
 namespace convcheck {
@@ -25,7 +25,7 @@ int corpus_run(const std::vector<std::string> &paths, const RunOptions &run) {
   for (const std::string &file : files) {
     const CaseFile case_file = read_untrusted_case_file(file, run.max_elements);
     const CorpusVerdict verdict = check_corpus_case(case_file, real, run.run_timeout_s());
-    fmt::print("{} {} {}\n", verdict.ok ? "ok    " : "FAILED", file, format_descriptor(case_file.conv_case.config));
+    fmt::print("{} {} {}\n", verdict.ok ? "ok    " : "FAILED", file, format_descriptor(case_file.conv_case.problem));
     for (const std::string &problem : verdict.problems) fmt::print("  {}\n", problem);
     failed += !verdict.ok;
   }
@@ -38,7 +38,7 @@ int corpus_list(const std::string &directory, const RunOptions &run) {
     const CaseFile case_file = read_untrusted_case_file(file, run.max_elements);
     const std::string found =
         case_file.finding ? fmt::format("{} {}", case_file.finding->strategy, case_file.finding->direction) : "-";
-    fmt::print("{:<10} {:<40} {:<60} {}\n", corpus_kind(case_file), found, format_descriptor(case_file.conv_case.config),
+    fmt::print("{:<10} {:<40} {:<60} {}\n", corpus_kind(case_file), found, format_descriptor(case_file.conv_case.problem),
                file);
   }
   return exit_agreed;
@@ -51,7 +51,7 @@ int corpus_add(const std::vector<std::string> &sources, const std::string &direc
     if (source.ends_with(".h5")) {
       case_file = read_untrusted_case_file(source, run.max_elements);
     } else {
-      const ConvConfig config = parse_descriptor(source);
+      const Problem config = parse_descriptor(source);
       validate(config, run.max_elements);
       case_file.conv_case = make_case(config, FillMode::mixed, 1, 0);
     }

@@ -9,7 +9,7 @@
 #include "cmd/campaign_cli.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
-#include "core/generators.hpp"
+#include "core/problem/generators.hpp"
 #include "core/input_error.hpp"
 
 namespace convcheck {
@@ -52,7 +52,7 @@ int fuzz_command(const std::vector<std::string> &args) {
                                : (cases - shard_index + shard_count - 1) / shard_count;
   const uint64_t seed = cli.campaign.seed;
   return cli.run_and_report({std::max<int64_t>(in_shard, 0),
-                             [seed](uint64_t index) { return generate_config(seed, index); },
+                             [seed](uint64_t index) { return generate_problem(seed, index); },
                              static_cast<uint64_t>(shard_index), static_cast<uint64_t>(shard_count)});
 }
 

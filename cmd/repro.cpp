@@ -10,12 +10,12 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
-#include "core/case_file.hpp"
-#include "core/case_workers.hpp"
-#include "core/descriptor.hpp"
+#include "core/storage/case_file.hpp"
+#include "core/process/case_workers.hpp"
+#include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
-#include "core/reference.hpp"
-#include "core/verify.hpp"
+#include "core/numerics/reference.hpp"
+#include "core/run/verify.hpp"
 
 namespace convcheck {
 
@@ -43,8 +43,8 @@ std::vector<Strategy> strategies_for(const CaseFile &case_file, std::vector<Stra
 
 bool repro_file(const std::string &path, const RunOptions &run) {
   const CaseFile case_file = read_untrusted_case_file(path, run.max_elements);
-  const ConvCase &conv_case = case_file.conv_case;
-  fmt::print("{}: {}\n", path, format_descriptor(conv_case.config));
+  const Case &conv_case = case_file.conv_case;
+  fmt::print("{}: {}\n", path, format_descriptor(conv_case.problem));
   if (case_file.finding)
     fmt::print("  saved for {} {}: {}\n", case_file.finding->strategy, case_file.finding->direction,
                case_file.finding->problem);

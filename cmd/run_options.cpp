@@ -12,6 +12,8 @@ namespace convcheck {
 std::vector<Strategy> RunOptions::selected() const {
   require_at_least("threads", threads, 0);
   require_at_least("max-elements", max_elements, 1);
+  if (external_case_format != 1 && external_case_format != 2)
+    throw InputError(fmt::format("external-case-format {} must be 1 or 2", external_case_format));
   if (!(external_timeout_s > 0))
     throw InputError(fmt::format("external-timeout {} must be > 0 seconds", external_timeout_s));
   if (!(case_timeout_s > 0)) throw InputError(fmt::format("case-timeout {} must be > 0 seconds", case_timeout_s));
@@ -19,6 +21,7 @@ std::vector<Strategy> RunOptions::selected() const {
   for (const std::string &text : externals) {
     ExternalSpec spec = parse_external(text);
     spec.timeout_s = external_timeout_s;
+    spec.case_format = external_case_format;
     spec.max_elements = max_elements;
     for (const Strategy &strategy : selected)
       if (strategy.name == spec.name) throw InputError(fmt::format("external name '{}' given twice", spec.name));
@@ -40,6 +43,8 @@ void add_run_options(po::options_description &description, RunOptions &options) 
        "NAME=COMMAND: also check an outside implementation (repeatable; see docs/external.md)")
       ("external-timeout", po::value(&options.external_timeout_s)->default_value(60),
        "seconds an external command may take per case")
+      ("external-case-format", po::value(&options.external_case_format)->default_value(1),
+       "newest case-file format the external commands read: 1 (2-D problems only) or 2 (every problem)")
       ("case-timeout", po::value(&options.case_timeout_s)->default_value(60),
        "seconds one strategy may take on one direction of a case; longer is a timeout finding")
       ("threads", po::value(&options.threads)->default_value(0), "worker processes (0: one per core)")

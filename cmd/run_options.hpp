@@ -8,8 +8,8 @@
 
 #include <boost/program_options.hpp>
 
-#include "core/conv_config.hpp"
-#include "core/strategy.hpp"
+#include "core/problem/problem.hpp"
+#include "core/run/strategy.hpp"
 
 namespace convcheck {
 
@@ -22,6 +22,7 @@ struct RunOptions {
   int64_t max_elements = default_max_elements;
   std::vector<std::string> externals; // NAME=COMMAND
   double external_timeout_s = 60;
+  int external_case_format = 1; // the newest case-file format the external commands read
   double case_timeout_s = 60;
 
   /// How long one strategy may run on one direction of a case before it is a timeout finding: --case-timeout, but

@@ -10,13 +10,13 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
-#include "core/case_file.hpp"
-#include "core/case_workers.hpp"
-#include "core/descriptor.hpp"
-#include "core/finding.hpp"
+#include "core/storage/case_file.hpp"
+#include "core/process/case_workers.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/run/finding.hpp"
 #include "core/input_error.hpp"
-#include "core/reference.hpp"
-#include "core/verify.hpp"
+#include "core/numerics/reference.hpp"
+#include "core/run/verify.hpp"
 
 namespace convcheck {
 
@@ -25,7 +25,7 @@ namespace {
 // The failing strategy and direction to keep failing while shrinking.
 std::optional<Failure> failure_to_shrink(const CaseFile &case_file, const std::vector<Strategy> &strategies,
                                          double run_timeout_s) {
-  const ConvCase &c = case_file.conv_case;
+  const Case &c = case_file.conv_case;
   if (case_file.finding) {
     const bool present = std::any_of(strategies.begin(), strategies.end(),
                                      [&](const Strategy &s) { return s.name == case_file.finding->strategy; });
@@ -35,12 +35,12 @@ std::optional<Failure> failure_to_shrink(const CaseFile &case_file, const std::v
                                    case_file.finding->strategy));
     for (Direction direction : all_directions)
       if (to_string(direction) == case_file.finding->direction)
-        return Failure{case_file.finding->strategy, direction, c.case_index, c.config, case_file.finding->problem,
+        return Failure{case_file.finding->strategy, direction, c.case_index, c.problem, case_file.finding->problem,
                        parse_failure_kind(case_file.finding->kind)};
   }
   for (const Outcome &outcome : verify_case_isolated(c, strategies, run_timeout_s))
     if (outcome.verdict == Verdict::failed)
-      return Failure{outcome.strategy, outcome.direction, c.case_index, c.config, outcome.detail, outcome.kind};
+      return Failure{outcome.strategy, outcome.direction, c.case_index, c.problem, outcome.detail, outcome.kind};
   return std::nullopt;
 }
 

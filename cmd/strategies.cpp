@@ -7,7 +7,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
-#include "core/strategy.hpp"
+#include "core/run/strategy.hpp"
 
 namespace convcheck {
 

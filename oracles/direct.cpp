@@ -1,5 +1,5 @@
 // `direct`: one dedicated loop nest per direction in the case dtype, written from the definition independently of
-// core/naive_loops.hpp (the point is a second implementation, not a second caller), in the shapes that direct
+// core/numerics/naive_loops.hpp (the point is a second implementation, not a second caller), in the shapes that direct
 // kernels use (cuDNN's and CUTLASS's "direct" / "analytic" iterators):
 //
 //   output[n,k,p,q]      = sum_{r,s} sum_c data[n, g*C/G + c, p*sh - pt + r*dh, q*sw - pl + s*dw] * weight[k,c,r,s]
@@ -11,7 +11,7 @@
 // with g = k / (K/G). Forward and grad_data sum taps outermost and channels innermost, where the naive loops sum
 // channels outermost, so they round in a genuinely different order. The in-range taps of forward and grad_weight
 // are found by solving the index inequality once per row or column (`inside`) instead of testing every tap, which
-// is a second derivation of the padding arithmetic as well; grad_data's gather reads core/index_span.hpp's table
+// is a second derivation of the padding arithmetic as well; grad_data's gather reads core/tensor/index_span.hpp's table
 // of the taps that read each input row and column.
 
 #include <algorithm>
@@ -20,8 +20,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/index_span.hpp"
-#include "core/strategy.hpp"
+#include "core/tensor/index_span.hpp"
+#include "core/run/strategy.hpp"
 
 namespace convcheck {
 
@@ -48,25 +48,25 @@ IndexRange inside(int64_t offset, int64_t step, int64_t count, int64_t size) {
 /// up to 4 kernels of a group (`width`) share each input value they read; the width loop is unrolled explicitly so
 /// that the loop along the row still vectorizes at -O2.
 template <int width, class T>
-void forward_rows(const ConvConfig &c, const T *group_data, const T *filter, T *planes,
+void forward_rows(const Problem &c, const T *group_data, const T *filter, T *planes,
                   const std::vector<IndexRange> &columns) {
   const int64_t cg = c.in_channels_per_group();
-  const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
-  const int64_t P = c.out_height(), Q = c.out_width(), channel_stride = H * W;
+  const int64_t H = c.height().in, W = c.width().in, R = c.height().kernel, S = c.width().kernel;
+  const int64_t P = c.height().out(), Q = c.width().out(), channel_stride = H * W;
   for (int64_t p = 0; p < P; ++p) {
     T *row = planes + p * Q;                             // zero-filled; kernel j's row is j * P * Q further on
-    const int64_t top = p * c.stride_height - c.pad_top; // input row of tap r = 0
-    const IndexRange rows = inside(top, c.dilation_height, R, H);
+    const int64_t top = p * c.height().stride - c.height().pad_begin; // input row of tap r = 0
+    const IndexRange rows = inside(top, c.height().dilation, R, H);
     for (int64_t r = rows.first; r < rows.last; ++r)
       for (int64_t s = 0; s < S; ++s) {
         const IndexRange qs = columns[static_cast<size_t>(s)];
         // Input column of output column q: q*sw + offset; an index, not a pointer, as it may be negative.
-        const int64_t offset = (top + r * c.dilation_height) * W - c.pad_left + s * c.dilation_width;
+        const int64_t offset = (top + r * c.height().dilation) * W - c.width().pad_begin + s * c.width().dilation;
         for (int64_t ci = 0; ci < cg; ++ci) {
           T tap[width];
           for (int j = 0; j < width; ++j) tap[j] = filter[((j * cg + ci) * R + r) * S + s];
           const T *plane = group_data + ci * channel_stride;
-          if (c.stride_width == 1) {
+          if (c.width().stride == 1) {
 #pragma omp simd // q indexes different output elements; each keeps its own order
             for (int64_t q = qs.first; q < qs.last; ++q) {
               const T value = plane[offset + q];
@@ -76,20 +76,20 @@ void forward_rows(const ConvConfig &c, const T *group_data, const T *filter, T *
           } else {
             for (int j = 0; j < width; ++j)
               for (int64_t q = qs.first; q < qs.last; ++q)
-                row[j * P * Q + q] += plane[offset + q * c.stride_width] * tap[j];
+                row[j * P * Q + q] += plane[offset + q * c.width().stride] * tap[j];
           }
         }
       }
   }
 }
 
-template <class T> void forward(const ConvConfig &c, const T *data, const T *weight, T *output) {
+template <class T> void forward(const Problem &c, const T *data, const T *weight, T *output) {
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
-  const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
-  const int64_t P = c.out_height(), Q = c.out_width();
+  const int64_t H = c.height().in, W = c.width().in, R = c.height().kernel, S = c.width().kernel;
+  const int64_t P = c.height().out(), Q = c.width().out();
   std::vector<IndexRange> columns(static_cast<size_t>(S)); // for tap s, the q with 0 <= q*sw - pl + s*dw < W
   for (int64_t s = 0; s < S; ++s)
-    columns[static_cast<size_t>(s)] = inside(s * c.dilation_width - c.pad_left, c.stride_width, Q, W);
+    columns[static_cast<size_t>(s)] = inside(s * c.width().dilation - c.width().pad_begin, c.width().stride, Q, W);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t k = 0; k < c.out_channels;) {
       const T *group_data = data + (n * c.in_channels + (k / kg) * cg) * H * W;
@@ -143,11 +143,11 @@ std::vector<ColumnBlock> column_blocks(const TapReaders &columns, int64_t W, int
 }
 
 /// One input row's block of columns: sums[j] gathers grad_output[.., p, q + j] * weight[.., r, s].
-/// The extents gather_block needs, read once per call (ConvConfig computes P and Q on every call).
+/// The extents gather_block needs, read once per call (Problem computes P and Q on every call).
 struct GatherExtents {
-  explicit GatherExtents(const ConvConfig &c)
-      : cg(c.in_channels_per_group()), kg(c.out_channels_per_group()), R(c.kernel_height), S(c.kernel_width),
-        P(c.out_height()), Q(c.out_width()), stride(c.stride_width) {}
+  explicit GatherExtents(const Problem &c)
+      : cg(c.in_channels_per_group()), kg(c.out_channels_per_group()), R(c.height().kernel), S(c.width().kernel),
+        P(c.height().out()), Q(c.width().out()), stride(c.width().stride) {}
   int64_t cg, kg, R, S, P, Q, stride;
 };
 
@@ -173,14 +173,14 @@ void gather_block(const T *group_grad, const T *group_weight, const TapReaders &
 }
 
 /// Gathering grad_data: each input element sums the taps that read it, (r, s) outer, output channels innermost.
-template <class T> void grad_data(const ConvConfig &c, const T *grad_output, const T *weight, T *grad_input) {
+template <class T> void grad_data(const Problem &c, const T *grad_output, const T *weight, T *grad_input) {
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group();
-  const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
-  const int64_t P = c.out_height(), Q = c.out_width();
+  const int64_t H = c.height().in, W = c.width().in, R = c.height().kernel, S = c.width().kernel;
+  const int64_t P = c.height().out(), Q = c.width().out();
   // The (tap, output position) pairs that read each input row and column: h + pt - r*dh = p*sh, exactly.
-  const TapReaders rows = tap_readers(H, R, P, c.stride_height, c.pad_top, c.dilation_height);
-  const TapReaders columns = tap_readers(W, S, Q, c.stride_width, c.pad_left, c.dilation_width);
-  const std::vector<ColumnBlock> blocks = column_blocks(columns, W, c.stride_width);
+  const TapReaders rows = tap_readers(H, R, P, c.height().stride, c.height().pad_begin, c.height().dilation);
+  const TapReaders columns = tap_readers(W, S, Q, c.width().stride, c.width().pad_begin, c.width().dilation);
+  const std::vector<ColumnBlock> blocks = column_blocks(columns, W, c.width().stride);
   const GatherExtents extents(c);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t i = 0; i < c.in_channels; ++i) {
@@ -209,18 +209,18 @@ template <class T> void grad_data(const ConvConfig &c, const T *grad_output, con
 /// makes the rounding differ from naive's single running sum. Which (p, q) a tap reads depends only on (r, s), so all
 /// K * C/G elements of one tap run together (`image_sums`, `sums`), each in its own (n, p, q) order: their additions
 /// are independent and overlap, and the C/G input channels of a group share every grad_output value.
-template <class T> void grad_weight(const ConvConfig &c, const T *grad_output, const T *data, T *grad_filter) {
+template <class T> void grad_weight(const Problem &c, const T *grad_output, const T *data, T *grad_filter) {
   const int64_t cg = c.in_channels_per_group(), kg = c.out_channels_per_group(), K = c.out_channels;
-  const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
-  const int64_t P = c.out_height(), Q = c.out_width();
+  const int64_t H = c.height().in, W = c.width().in, R = c.height().kernel, S = c.width().kernel;
+  const int64_t P = c.height().out(), Q = c.width().out();
   std::vector<T> sums(static_cast<size_t>(K * cg)), image_sums(static_cast<size_t>(K * cg));
   for (int64_t r = 0; r < R; ++r) {
     // h = p*sh + (r*dh - pt): the same inequality as forward's, solved for p instead of r.
-    const int64_t top = r * c.dilation_height - c.pad_top;
-    const IndexRange rows = inside(top, c.stride_height, P, H);
+    const int64_t top = r * c.height().dilation - c.height().pad_begin;
+    const IndexRange rows = inside(top, c.height().stride, P, H);
     for (int64_t s = 0; s < S; ++s) {
-      const int64_t left = s * c.dilation_width - c.pad_left;
-      const IndexRange cols = inside(left, c.stride_width, Q, W);
+      const int64_t left = s * c.width().dilation - c.width().pad_begin;
+      const IndexRange cols = inside(left, c.width().stride, Q, W);
       std::fill(sums.begin(), sums.end(), T{0});
       for (int64_t n = 0; n < c.batch; ++n) {
         const T *grad_planes = grad_output + n * K * P * Q;
@@ -228,7 +228,7 @@ template <class T> void grad_weight(const ConvConfig &c, const T *grad_output, c
         std::fill(image_sums.begin(), image_sums.end(), T{0});
         for (int64_t p = rows.first; p < rows.last; ++p)
           for (int64_t q = cols.first; q < cols.last; ++q) {
-            const int64_t at = (p * c.stride_height + top) * W + q * c.stride_width + left;
+            const int64_t at = (p * c.height().stride + top) * W + q * c.width().stride + left;
             T *element = image_sums.data();
             for (int64_t k = 0; k < K; k += kg) {
               const T *planes = images + k / kg * cg * H * W + at; // the group's first input channel
@@ -245,13 +245,13 @@ template <class T> void grad_weight(const ConvConfig &c, const T *grad_output, c
   }
 }
 
-template <class T> Tensor direct_typed(const ConvCase &cc, Direction direction) {
-  Tensor result(cc.config.dtype, result_shape(cc.config, direction));
+template <class T> Tensor direct_typed(const Case &cc, Direction direction) {
+  Tensor result(result_dtype(cc.problem, direction), result_shape(cc.problem, direction));
   T *out = result.data<T>();
   switch (direction) {
-  case Direction::output: forward(cc.config, cc.data.data<T>(), cc.weight.data<T>(), out); break;
-  case Direction::grad_data: grad_data(cc.config, cc.grad_output.data<T>(), cc.weight.data<T>(), out); break;
-  case Direction::grad_weight: grad_weight(cc.config, cc.grad_output.data<T>(), cc.data.data<T>(), out); break;
+  case Direction::output: forward(cc.problem, cc[Role::data].data<T>(), cc[Role::weight].data<T>(), out); break;
+  case Direction::grad_data: grad_data(cc.problem, cc[Role::grad_output].data<T>(), cc[Role::weight].data<T>(), out); break;
+  case Direction::grad_weight: grad_weight(cc.problem, cc[Role::grad_output].data<T>(), cc[Role::data].data<T>(), out); break;
   }
   return result;
 }
@@ -260,9 +260,10 @@ const Registration registration{{
     .name = "direct",
     .description = "dedicated direct loops per direction (gathering grad_data, direct wgrad) in the case dtype, "
                    "taps outer and channels inner; all configs, all directions",
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}, .crops = true},
     .run =
-        [](const ConvCase &c, Direction direction) {
-          return c.config.dtype == DType::float32 ? direct_typed<float>(c, direction)
+        [](const Case &c, Direction direction) {
+          return c.problem.precision.acc == DType::float32 ? direct_typed<float>(c, direction)
                                                   : direct_typed<double>(c, direction);
         },
 }};

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "core/case_file.hpp"
+#include "core/storage/case_file.hpp"
 #include "core/input_error.hpp"
-#include "core/subprocess.hpp"
+#include "core/process/subprocess.hpp"
 
 namespace convcheck {
 
@@ -41,13 +41,12 @@ std::array<RunResult, 3> every_direction(std::string RunResult::*field, const st
   return runs;
 }
 
-std::array<RunResult, 3> run_external(const ExternalSpec &spec, const ConvCase &c) {
+std::array<RunResult, 3> run_external(const ExternalSpec &spec, const Case &c) {
   const TemporaryDirectory directory;
   const std::string in = directory.file("in.h5"), out = directory.file("out.h5");
-  write_case_file(in, CaseFile{ConvCase{c.config, c.data.clone(), c.weight.clone(), c.grad_output.clone(), c.seed,
-                                        c.case_index, c.fill},
-                               {},
-                               {}});
+  Case copy{c.problem, {}, c.seed, c.case_index, c.fill};
+  for (Role role : input_roles) copy[role] = c[role].clone();
+  write_case_file(in, CaseFile{std::move(copy), {}, {}});
   const ProcessResult process = run_process({"/bin/sh", "-c", spec.command + " \"$@\"", "convcheck", in, out},
                                             spec.timeout_s, directory.file("output.txt"));
   if (!process.timed_out && process.signal == 0 && process.exit_code == 77)
@@ -59,7 +58,7 @@ std::array<RunResult, 3> run_external(const ExternalSpec &spec, const ConvCase &
                                                   (process.output_tail.empty() ? "" : "; output: " + process.output_tail));
   std::map<Direction, Tensor> results;
   try {
-    results = read_result_file(out, c.config.dtype, spec.max_elements);
+    results = read_result_file(out, c.problem, spec.max_elements);
   } catch (const InputError &error) {
     return every_direction(&RunResult::error, fmt::format("the command wrote an unreadable output: {}", error.what()));
   }
@@ -90,9 +89,13 @@ ExternalSpec parse_external(const std::string &text) {
 
 Strategy external_strategy(const ExternalSpec &spec) {
   Strategy strategy;
+  // The command gets case files: v1 for what v1 can hold, v2 otherwise (docs/external.md). A command written
+  // against v1 is offered only what v1 holds; one that reads v2 every problem, and exits 77 for what it cannot run.
+  strategy.supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}};
+  if (spec.case_format >= 2) strategy.supports.ranks = {1, 2, 3}, strategy.supports.crops = true;
   strategy.name = spec.name;
   strategy.description = fmt::format("external command: {}", spec.command);
-  strategy.run_case = [spec](const ConvCase &c) { return run_external(spec, c); };
+  strategy.run_case = [spec](const Case &c) { return run_external(spec, c); };
   return strategy;
 }
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "core/strategy.hpp"
+#include "core/run/strategy.hpp"
 
 namespace convcheck {
 
@@ -16,6 +16,9 @@ struct ExternalSpec {
   std::string command;
   double timeout_s = 60;
   int64_t max_elements = default_max_elements; // cap on what is read back from OUT
+  /// The newest case-file format the command reads (--external-case-format): with 1 it is offered only problems
+  /// that fit format v1 (2-D conv, padding >= 0, one float format); with 2, every problem.
+  int case_format = 1;
 };
 
 /// Parses `--external NAME=COMMAND`; throws InputError for a missing '=', an empty command, or a name that is

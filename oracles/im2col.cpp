@@ -27,8 +27,8 @@
 
 #include <fmt/format.h>
 
-#include "core/index_span.hpp"
-#include "core/strategy.hpp"
+#include "core/tensor/index_span.hpp"
+#include "core/run/strategy.hpp"
 
 extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
 
@@ -38,12 +38,12 @@ namespace {
 
 /// Sizes of one (batch item, group) slice of the problem, named once so the GEMM calls read like the formulas.
 struct GroupGeometry {
-  explicit GroupGeometry(const ConvConfig &config)
+  explicit GroupGeometry(const Problem &config)
       : config(config), in_channels(config.in_channels_per_group()), out_channels(config.out_channels_per_group()),
-        col_rows(in_channels * config.kernel_height * config.kernel_width),
-        col_cols(config.out_height() * config.out_width()), image_size(config.in_height * config.in_width) {}
+        col_rows(in_channels * config.height().kernel * config.width().kernel),
+        col_cols(config.height().out() * config.width().out()), image_size(config.height().in * config.width().in) {}
 
-  const ConvConfig &config;
+  const Problem &config;
   int64_t in_channels;  // C/G
   int64_t out_channels; // K/G
   int64_t col_rows;     // C/G * R * S: the GEMM's reduction dimension for forward and grad_data
@@ -96,32 +96,32 @@ void gemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, c
 /// For each kernel row r (`rows`) the output rows p, and for each kernel column s (`columns`) the output columns q,
 /// whose tap lands inside the image: computed once per call, so the unfolding loops below test nothing per element.
 struct TapSpans {
-  explicit TapSpans(const ConvConfig &c) {
-    for (int64_t r = 0; r < c.kernel_height; ++r)
-      rows.push_back(in_range(r * c.dilation_height - c.pad_top, c.stride_height, c.out_height(), c.in_height));
-    for (int64_t s = 0; s < c.kernel_width; ++s)
-      columns.push_back(in_range(s * c.dilation_width - c.pad_left, c.stride_width, c.out_width(), c.in_width));
+  explicit TapSpans(const Problem &c) {
+    for (int64_t r = 0; r < c.height().kernel; ++r)
+      rows.push_back(in_range(r * c.height().dilation - c.height().pad_begin, c.height().stride, c.height().out(), c.height().in));
+    for (int64_t s = 0; s < c.width().kernel; ++s)
+      columns.push_back(in_range(s * c.width().dilation - c.width().pad_begin, c.width().stride, c.width().out(), c.width().in));
   }
   std::vector<IndexSpan> rows, columns;
 };
 
 /// Fills col [C/G*R*S, P*Q] from one group's image [C/G, H, W] by the unfolding formula above.
 template <class T> void im2col(const GroupGeometry &geo, const TapSpans &spans, const T *image, T *col) {
-  const ConvConfig &c = geo.config;
-  const int64_t P = c.out_height(), Q = c.out_width();
+  const Problem &c = geo.config;
+  const int64_t P = c.height().out(), Q = c.width().out();
   for (int64_t ci = 0; ci < geo.in_channels; ++ci)
-    for (int64_t r = 0; r < c.kernel_height; ++r)
-      for (int64_t s = 0; s < c.kernel_width; ++s) {
-        T *row = col + ((ci * c.kernel_height + r) * c.kernel_width + s) * geo.col_cols;
+    for (int64_t r = 0; r < c.height().kernel; ++r)
+      for (int64_t s = 0; s < c.width().kernel; ++s) {
+        T *row = col + ((ci * c.height().kernel + r) * c.width().kernel + s) * geo.col_cols;
         const IndexSpan ps = spans.rows[static_cast<size_t>(r)], qs = spans.columns[static_cast<size_t>(s)];
         std::fill(row, row + ps.first * Q, T{0});
         for (int64_t p = ps.first; p < ps.last; ++p) {
-          const int64_t h = p * c.stride_height - c.pad_top + r * c.dilation_height;
+          const int64_t h = p * c.height().stride - c.height().pad_begin + r * c.height().dilation;
           // Input column of output column q: q*sw + offset; an index, not a pointer, as it may be negative.
-          const int64_t offset = (ci * c.in_height + h) * c.in_width - c.pad_left + s * c.dilation_width;
+          const int64_t offset = (ci * c.height().in + h) * c.width().in - c.width().pad_begin + s * c.width().dilation;
           T *out = row + p * Q;
           std::fill(out, out + qs.first, T{0});
-          for (int64_t q = qs.first; q < qs.last; ++q) out[q] = image[offset + q * c.stride_width];
+          for (int64_t q = qs.first; q < qs.last; ++q) out[q] = image[offset + q * c.width().stride];
           std::fill(out + qs.last, out + Q, T{0});
         }
         std::fill(row + ps.last * Q, row + P * Q, T{0});
@@ -131,26 +131,26 @@ template <class T> void im2col(const GroupGeometry &geo, const TapSpans &spans, 
 /// The adjoint of im2col: adds every col entry into the image element it was read from (into grad_image
 /// [C/G, H, W]), dropping the entries that came from the padding.
 template <class T> void col2im(const GroupGeometry &geo, const TapSpans &spans, const T *col, T *grad_image) {
-  const ConvConfig &c = geo.config;
-  const int64_t Q = c.out_width();
+  const Problem &c = geo.config;
+  const int64_t Q = c.width().out();
   for (int64_t ci = 0; ci < geo.in_channels; ++ci)
-    for (int64_t r = 0; r < c.kernel_height; ++r)
-      for (int64_t s = 0; s < c.kernel_width; ++s) {
-        const T *row = col + ((ci * c.kernel_height + r) * c.kernel_width + s) * geo.col_cols;
+    for (int64_t r = 0; r < c.height().kernel; ++r)
+      for (int64_t s = 0; s < c.width().kernel; ++s) {
+        const T *row = col + ((ci * c.height().kernel + r) * c.width().kernel + s) * geo.col_cols;
         const IndexSpan ps = spans.rows[static_cast<size_t>(r)], qs = spans.columns[static_cast<size_t>(s)];
         for (int64_t p = ps.first; p < ps.last; ++p) {
-          const int64_t h = p * c.stride_height - c.pad_top + r * c.dilation_height;
-          const int64_t offset = (ci * c.in_height + h) * c.in_width - c.pad_left + s * c.dilation_width;
-          for (int64_t q = qs.first; q < qs.last; ++q) grad_image[offset + q * c.stride_width] += row[p * Q + q];
+          const int64_t h = p * c.height().stride - c.height().pad_begin + r * c.height().dilation;
+          const int64_t offset = (ci * c.height().in + h) * c.width().in - c.width().pad_begin + s * c.width().dilation;
+          for (int64_t q = qs.first; q < qs.last; ++q) grad_image[offset + q * c.width().stride] += row[p * Q + q];
         }
       }
 }
 
 // out_g [K/G, P*Q] = W_g [K/G, C/G*R*S] x col [C/G*R*S, P*Q]
-template <class T> void forward(const GroupGeometry &geo, const ConvCase &cc, T *output) {
+template <class T> void forward(const GroupGeometry &geo, const Case &cc, T *output) {
   std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
   const TapSpans spans(geo.config);
-  const T *data = cc.data.data<T>(), *weight = cc.weight.data<T>();
+  const T *data = cc[Role::data].data<T>(), *weight = cc[Role::weight].data<T>();
   for (int64_t n = 0; n < geo.config.batch; ++n)
     for (int64_t g = 0; g < geo.config.groups; ++g) {
       im2col(geo, spans, data + geo.data_offset(n, g), col.data());
@@ -160,10 +160,10 @@ template <class T> void forward(const GroupGeometry &geo, const ConvCase &cc, T 
 }
 
 // grad_W_g [K/G, C/G*R*S] = sum_n grad_output_g [K/G, P*Q] x col^T [P*Q, C/G*R*S]
-template <class T> void grad_weight(const GroupGeometry &geo, const ConvCase &cc, T *grad_weight) {
+template <class T> void grad_weight(const GroupGeometry &geo, const Case &cc, T *grad_weight) {
   std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
   const TapSpans spans(geo.config);
-  const T *data = cc.data.data<T>(), *grad_output = cc.grad_output.data<T>();
+  const T *data = cc[Role::data].data<T>(), *grad_output = cc[Role::grad_output].data<T>();
   for (int64_t g = 0; g < geo.config.groups; ++g)
     for (int64_t n = 0; n < geo.config.batch; ++n) {
       im2col(geo, spans, data + geo.data_offset(n, g), col.data());
@@ -174,10 +174,10 @@ template <class T> void grad_weight(const GroupGeometry &geo, const ConvCase &cc
 }
 
 // col [C/G*R*S, P*Q] = W_g^T [C/G*R*S, K/G] x grad_output_g [K/G, P*Q], then col2im into grad_data.
-template <class T> void grad_data(const GroupGeometry &geo, const ConvCase &cc, T *grad_data) {
+template <class T> void grad_data(const GroupGeometry &geo, const Case &cc, T *grad_data) {
   std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
   const TapSpans spans(geo.config);
-  const T *weight = cc.weight.data<T>(), *grad_output = cc.grad_output.data<T>();
+  const T *weight = cc[Role::weight].data<T>(), *grad_output = cc[Role::grad_output].data<T>();
   for (int64_t n = 0; n < geo.config.batch; ++n)
     for (int64_t g = 0; g < geo.config.groups; ++g) {
       gemm<T>(true, false, geo.col_rows, geo.col_cols, geo.out_channels, weight + geo.weight_offset(g), geo.col_rows,
@@ -186,9 +186,9 @@ template <class T> void grad_data(const GroupGeometry &geo, const ConvCase &cc, 
     }
 }
 
-template <class T> Tensor im2col_typed(const ConvCase &cc, Direction direction) {
-  const GroupGeometry geo(cc.config);
-  Tensor result(cc.config.dtype, result_shape(cc.config, direction));
+template <class T> Tensor im2col_typed(const Case &cc, Direction direction) {
+  const GroupGeometry geo(cc.problem);
+  Tensor result(result_dtype(cc.problem, direction), result_shape(cc.problem, direction));
   T *out = result.data<T>();
   switch (direction) {
   case Direction::output: forward(geo, cc, out); break;
@@ -200,7 +200,7 @@ template <class T> Tensor im2col_typed(const ConvCase &cc, Direction direction) 
 
 /// The column buffer is a workspace like any other: refuse one larger than the per-tensor cap (so its size also
 /// fits CBLAS's 32-bit integers) instead of attempting a huge allocation.
-std::string unsupported_workspace(const ConvConfig &config, Direction) {
+std::string unsupported_workspace(const Problem &config, Direction) {
   const GroupGeometry geo(config);
   const double elements = static_cast<double>(geo.col_rows) * static_cast<double>(geo.col_cols);
   if (elements <= static_cast<double>(default_max_elements)) return "";
@@ -212,10 +212,11 @@ const Registration registration{{
     .name = "im2col",
     .description = "im2col/col2im per batch item and group with OpenBLAS GEMMs in the case dtype; all directions, "
                    "configs whose column buffer fits the tensor cap",
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}, .crops = true},
     .unsupported = unsupported_workspace,
     .run =
-        [](const ConvCase &c, Direction direction) {
-          return c.config.dtype == DType::float32 ? im2col_typed<float>(c, direction)
+        [](const Case &c, Direction direction) {
+          return c.problem.precision.acc == DType::float32 ? im2col_typed<float>(c, direction)
                                                   : im2col_typed<double>(c, direction);
         },
 }};

@@ -3,7 +3,7 @@
 // computes in the layouts the case asks for (config.data_layout, config.weight_layout), so the generator's layout
 // variation reaches an implementation that honours it.
 //
-// The loops are the definition of core/naive_loops.hpp,
+// The loops are the definition of core/numerics/naive_loops.hpp,
 //   output[n,k,p,q]      = sum_{r,s,c} data[n, g*C/G + c, p*sh - pt + r*dh, q*sw - pl + s*dw] * weight[k,c,r,s]
 //   grad_data[n,i,h,w]   = sum_{r,s,k in group of i, h = p*sh - pt + r*dh, w = q*sw - pl + s*dw}
 //                              grad_output[n,k,p,q] * weight[k, i - g*C/G, r, s]          (gather form)
@@ -22,9 +22,9 @@
 
 #include <fmt/format.h>
 
-#include "core/layout.hpp"
-#include "core/index_span.hpp"
-#include "core/strategy.hpp"
+#include "core/tensor/layout.hpp"
+#include "core/tensor/index_span.hpp"
+#include "core/run/strategy.hpp"
 
 namespace convcheck {
 
@@ -34,7 +34,7 @@ namespace {
 template <DataLayout L> struct DataOffset {
   int64_t channels, height, width;
   int64_t operator()(int64_t n, int64_t c, int64_t h, int64_t w) const {
-    if constexpr (L == DataLayout::nhwc) return ((n * height + h) * width + w) * channels + c; // [N, H, W, C]
+    if constexpr (L == DataLayout::nxc) return ((n * height + h) * width + w) * channels + c; // [N, H, W, C]
     else return ((n * channels + c) * height + h) * width + w;                                  // [N, C, H, W]
   }
   /// How far apart neighbouring channels and neighbouring columns lie in L.
@@ -46,8 +46,8 @@ template <DataLayout L> struct DataOffset {
 template <WeightLayout L> struct WeightOffset {
   int64_t out_channels, in_per_group, kernel_height, kernel_width;
   int64_t operator()(int64_t k, int64_t c, int64_t r, int64_t s) const {
-    if constexpr (L == WeightLayout::hwio) return ((r * kernel_width + s) * in_per_group + c) * out_channels + k;
-    else if constexpr (L == WeightLayout::ohwi) return ((k * kernel_height + r) * kernel_width + s) * in_per_group + c;
+    if constexpr (L == WeightLayout::xio) return ((r * kernel_width + s) * in_per_group + c) * out_channels + k;
+    else if constexpr (L == WeightLayout::oxi) return ((k * kernel_height + r) * kernel_width + s) * in_per_group + c;
     else return ((k * in_per_group + c) * kernel_height + r) * kernel_width + s;
   }
   /// How far apart neighbouring output and neighbouring input channels lie in L.
@@ -55,14 +55,14 @@ template <WeightLayout L> struct WeightOffset {
   int64_t in_step() const { return (*this)(0, 1, 0, 0); }
 };
 
-/// One config's geometry, read once (ConvConfig computes P and Q on every call), and the three addressings:
+/// One config's geometry, read once (Problem computes P and Q on every call), and the three addressings:
 /// input-data-shaped, output-shaped and weight-shaped buffers.
 template <DataLayout DL, WeightLayout WL> struct Geometry {
-  explicit Geometry(const ConvConfig &c)
-      : N(c.batch), C(c.in_channels), K(c.out_channels), H(c.in_height), W(c.in_width), P(c.out_height()),
-        Q(c.out_width()), R(c.kernel_height), S(c.kernel_width), cg(c.in_channels_per_group()),
-        kg(c.out_channels_per_group()), sh(c.stride_height), sw(c.stride_width), dh(c.dilation_height),
-        dw(c.dilation_width), pt(c.pad_top), pl(c.pad_left), data{C, H, W}, output{K, P, Q}, weight{K, cg, R, S} {}
+  explicit Geometry(const Problem &c)
+      : N(c.batch), C(c.in_channels), K(c.out_channels), H(c.height().in), W(c.width().in), P(c.height().out()),
+        Q(c.width().out()), R(c.height().kernel), S(c.width().kernel), cg(c.in_channels_per_group()),
+        kg(c.out_channels_per_group()), sh(c.height().stride), sw(c.width().stride), dh(c.height().dilation),
+        dw(c.width().dilation), pt(c.height().pad_begin), pl(c.width().pad_begin), data{C, H, W}, output{K, P, Q}, weight{K, cg, R, S} {}
   int64_t N, C, K, H, W, P, Q, R, S, cg, kg, sh, sw, dh, dw, pt, pl;
   DataOffset<DL> data, output;
   WeightOffset<WL> weight;
@@ -73,7 +73,7 @@ template <DataLayout DL, WeightLayout WL> struct Geometry {
 // products one by one in that order, but the additions of different channels are independent, so they overlap,
 // and the loop over channels is long even when groups are small (depthwise). A channel's group decides which
 // channels of the other tensor it reads (`grouped_axpy`). Which taps are in range depends on one coordinate each,
-// so it is worked out per row and per column (core/index_span.hpp).
+// so it is worked out per row and per column (core/tensor/index_span.hpp).
 
 /// One product for every channel in flight: for each group j < `groups` and each of its `per_group` channels t,
 ///   sums[j*per_group + t] += x[j*x_group_step] * y[j*y_group_step + t*y_step]
@@ -102,7 +102,7 @@ template <class T>
 
 // output[n, k, p, q] for all k of a pixel: sums[k] += data[n, group(k)*C/G + ci, h, w] * weight[k, ci, r, s].
 template <class T, DataLayout DL, WeightLayout WL>
-void forward_loops(const ConvConfig &c, const T *data, const T *weight, T *output) {
+void forward_loops(const Problem &c, const T *data, const T *weight, T *output) {
   const Geometry<DL, WL> g(c);
   const int64_t data_step = g.data.channel_step(), in_step = g.weight.in_step(), out_step = g.weight.out_step();
   const int64_t result_step = g.output.channel_step(), groups = g.K / g.kg;
@@ -130,7 +130,7 @@ void forward_loops(const ConvConfig &c, const T *data, const T *weight, T *outpu
 // grad_data[n, i, h, w] for all i of a pixel: sums[i] += grad_output[n, group(i)*K/G + kk, p, q] * weight[group(i)*K/G
 // + kk, i % (C/G), r, s], over the (r, p) and (s, q) that read (h, w).
 template <class T, DataLayout DL, WeightLayout WL>
-void grad_data_loops(const ConvConfig &c, const T *grad_output, const T *weight, T *grad_data) {
+void grad_data_loops(const Problem &c, const T *grad_output, const T *weight, T *grad_data) {
   const Geometry<DL, WL> g(c);
   const int64_t grad_step = g.output.channel_step(), in_step = g.weight.in_step(), out_step = g.weight.out_step();
   const int64_t result_step = g.data.channel_step();
@@ -161,7 +161,7 @@ void grad_data_loops(const ConvConfig &c, const T *grad_output, const T *weight,
 // grad_weight[k, ci, r, s] for all k: sums[k] += data[n, group(k)*C/G + ci, h, w] * grad_output[n, k, p, q], over
 // (n, p, q) in order.
 template <class T, DataLayout DL, WeightLayout WL>
-void grad_weight_loops(const ConvConfig &c, const T *grad_output, const T *data, T *grad_weight) {
+void grad_weight_loops(const Problem &c, const T *grad_output, const T *data, T *grad_weight) {
   const Geometry<DL, WL> g(c);
   const int64_t grad_step = g.output.channel_step(), data_step = g.data.channel_step();
   const int64_t result_step = g.weight.out_step(), groups = g.K / g.kg;
@@ -194,18 +194,18 @@ template <WeightLayout L> using WeightTag = std::integral_constant<WeightLayout,
 template <class F> void with_layouts(DataLayout data_layout, WeightLayout weight_layout, F &&f) {
   auto with_weight = [&](auto data_tag) {
     switch (weight_layout) {
-    case WeightLayout::hwio: return f(data_tag, WeightTag<WeightLayout::hwio>{});
-    case WeightLayout::ohwi: return f(data_tag, WeightTag<WeightLayout::ohwi>{});
-    case WeightLayout::oihw: return f(data_tag, WeightTag<WeightLayout::oihw>{});
+    case WeightLayout::xio: return f(data_tag, WeightTag<WeightLayout::xio>{});
+    case WeightLayout::oxi: return f(data_tag, WeightTag<WeightLayout::oxi>{});
+    case WeightLayout::oix: return f(data_tag, WeightTag<WeightLayout::oix>{});
     }
   };
-  if (data_layout == DataLayout::nhwc) with_weight(DataTag<DataLayout::nhwc>{});
-  else with_weight(DataTag<DataLayout::nchw>{});
+  if (data_layout == DataLayout::nxc) with_weight(DataTag<DataLayout::nxc>{});
+  else with_weight(DataTag<DataLayout::ncx>{});
 }
 
 template <class T>
-Tensor held_result_typed(const ConvConfig &config, const HeldInputs &in, Direction direction, const Shape &shape) {
-  Tensor result(config.dtype, shape);
+Tensor held_result_typed(const Problem &config, const HeldInputs &in, Direction direction, const Shape &shape) {
+  Tensor result(result_dtype(config, direction), shape);
   T *out = result.data<T>();
   with_layouts(in.data_layout, in.weight_layout, [&](auto data_tag, auto weight_tag) {
     constexpr DataLayout DL = decltype(data_tag)::value;
@@ -226,11 +226,11 @@ Tensor held_result_typed(const ConvConfig &config, const HeldInputs &in, Directi
 }
 
 // Only the inputs the direction reads are transformed, as a converted graph transforms only its live edges.
-HeldInputs hold(const ConvCase &c, Direction direction, DataLayout data_layout, WeightLayout weight_layout) {
+HeldInputs hold(const Case &c, Direction direction, DataLayout data_layout, WeightLayout weight_layout) {
   HeldInputs held{data_layout, weight_layout, {}, {}, {}};
-  if (direction != Direction::grad_data) held.data = to_data_layout(c.data, data_layout);
-  if (direction != Direction::grad_weight) held.weight = to_weight_layout(c.weight, weight_layout);
-  if (direction != Direction::output) held.grad_output = to_data_layout(c.grad_output, data_layout);
+  if (direction != Direction::grad_data) held.data = to_data_layout(c[Role::data], data_layout);
+  if (direction != Direction::grad_weight) held.weight = to_weight_layout(c[Role::weight], weight_layout);
+  if (direction != Direction::output) held.grad_output = to_data_layout(c[Role::grad_output], data_layout);
   return held;
 }
 
@@ -239,33 +239,34 @@ Strategy converted(const char *name, DataLayout data_layout, WeightLayout weight
       .name = name,
       .description = fmt::format("{} data, {} weight: inputs layout-transformed, loops indexing those layouts, "
                                  "result transformed back; all configs, all directions",
-                                 to_string(data_layout), to_string(weight_layout)),
-      .unsupported = nullptr, // every valid config and direction runs
-      .run = [data_layout, weight_layout](const ConvCase &c, Direction direction) {
+                                 to_string(data_layout, 2), to_string(weight_layout, 2)),
+      .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+      .run = [data_layout, weight_layout](const Case &c, Direction direction) {
         return layout_converted_result(c, direction, data_layout, weight_layout);
       },
       .implementation = nullptr,
   };
 }
 
-const Registration nhwc_hwio{converted("nhwc_hwio", DataLayout::nhwc, WeightLayout::hwio)};
-const Registration nhwc_ohwi{converted("nhwc_ohwi", DataLayout::nhwc, WeightLayout::ohwi)};
-const Registration nchw_hwio{converted("nchw_hwio", DataLayout::nchw, WeightLayout::hwio)};
+const Registration nhwc_hwio{converted("nhwc_hwio", DataLayout::nxc, WeightLayout::xio)};
+const Registration nhwc_ohwi{converted("nhwc_ohwi", DataLayout::nxc, WeightLayout::oxi)};
+const Registration nchw_hwio{converted("nchw_hwio", DataLayout::ncx, WeightLayout::xio)};
 const Registration case_layouts{{
     .name = "layout",
     .description = "the case's own data_layout and weight_layout: inputs layout-transformed, loops indexing those "
                    "layouts, result transformed back; all configs, all directions",
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}, .crops = true},
     .unsupported = nullptr,
     .run =
-        [](const ConvCase &c, Direction direction) {
-          return layout_converted_result(c, direction, c.config.data_layout, c.config.weight_layout);
+        [](const Case &c, Direction direction) {
+          return layout_converted_result(c, direction, c.problem.data_layout, c.problem.weight_layout);
         },
     .implementation = nullptr,
 }};
 
 } // namespace
 
-Tensor held_layout_result(const ConvConfig &config, const HeldInputs &inputs, Direction direction) {
+Tensor held_layout_result(const Problem &config, const HeldInputs &inputs, Direction direction) {
   const Shape canonical = result_shape(config, direction);
   const Shape shape = direction == Direction::grad_weight ? weight_shape_in(canonical, inputs.weight_layout)
                                                           : data_shape_in(canonical, inputs.data_layout);
@@ -276,13 +277,13 @@ Tensor held_layout_result(const ConvConfig &config, const HeldInputs &inputs, Di
          inputs.weight.shape() == weight_shape_in(config.weight_shape(), inputs.weight_layout));
   assert(direction == Direction::output ||
          inputs.grad_output.shape() == data_shape_in(config.output_shape(), inputs.data_layout));
-  return config.dtype == DType::float32 ? held_result_typed<float>(config, inputs, direction, shape)
+  return config.precision.acc == DType::float32 ? held_result_typed<float>(config, inputs, direction, shape)
                                         : held_result_typed<double>(config, inputs, direction, shape);
 }
 
-Tensor layout_converted_result(const ConvCase &conv_case, Direction direction, DataLayout data_layout,
+Tensor layout_converted_result(const Case &conv_case, Direction direction, DataLayout data_layout,
                                WeightLayout weight_layout) {
-  const Tensor held = held_layout_result(conv_case.config, hold(conv_case, direction, data_layout, weight_layout),
+  const Tensor held = held_layout_result(conv_case.problem, hold(conv_case, direction, data_layout, weight_layout),
                                          direction);
   return direction == Direction::grad_weight ? from_weight_layout(held, weight_layout)
                                              : from_data_layout(held, data_layout);

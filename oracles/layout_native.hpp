@@ -4,11 +4,11 @@
 // weight layouts, run a conv written natively for those layouts, layout_transform the result back. The loops
 // index the NHWC / HWIO / OHWI buffers directly; they never permute back to NCHW to compute.
 
-#include "core/conv_case.hpp"
-#include "core/conv_config.hpp"
-#include "core/direction.hpp"
-#include "core/layout.hpp"
-#include "core/tensor.hpp"
+#include "core/numerics/case.hpp"
+#include "core/problem/problem.hpp"
+#include "core/problem/direction.hpp"
+#include "core/tensor/layout.hpp"
+#include "core/tensor/tensor.hpp"
 
 namespace convcheck {
 
@@ -16,8 +16,8 @@ namespace convcheck {
 /// (the output is data-shaped: [N, P, Q, K] in NHWC), `weight` in `weight_layout`. An input the direction does
 /// not read may be left empty.
 struct HeldInputs {
-  DataLayout data_layout = DataLayout::nchw;
-  WeightLayout weight_layout = WeightLayout::oihw;
+  DataLayout data_layout = DataLayout::ncx;
+  WeightLayout weight_layout = WeightLayout::oix;
   Tensor data;
   Tensor weight;
   Tensor grad_output;
@@ -25,11 +25,11 @@ struct HeldInputs {
 
 /// The direction's result in the config dtype, computed by loops that index every buffer in its held layout; the
 /// result is held in `inputs.data_layout` (output, grad_data) or `inputs.weight_layout` (grad_weight).
-Tensor held_layout_result(const ConvConfig &config, const HeldInputs &inputs, Direction direction);
+Tensor held_layout_result(const Problem &config, const HeldInputs &inputs, Direction direction);
 
 /// The whole round trip: the canonical inputs of `conv_case` transformed into (data_layout, weight_layout),
 /// held_layout_result, and the result transformed back to its canonical layout.
-Tensor layout_converted_result(const ConvCase &conv_case, Direction direction, DataLayout data_layout,
+Tensor layout_converted_result(const Case &conv_case, Direction direction, DataLayout data_layout,
                                WeightLayout weight_layout);
 
 } // namespace convcheck

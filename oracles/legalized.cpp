@@ -10,10 +10,10 @@
 
 #include <fmt/format.h>
 
-#include "core/descriptor.hpp"
-#include "core/layout.hpp"
-#include "core/strategy.hpp"
-#include "oracles/tensor_ops.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/tensor/layout.hpp"
+#include "core/run/strategy.hpp"
+#include "oracles/support/tensor_ops.hpp"
 
 namespace convcheck {
 
@@ -21,20 +21,20 @@ namespace {
 
 const Shape unit_steps{1, 1, 1, 1};
 
-ops::Conv2dParams forward_params(const ConvConfig &c, int64_t groups) {
+ops::Conv2dParams forward_params(const Problem &c, int64_t groups) {
   return {.groups = groups,
-          .stride_height = c.stride_height,
-          .stride_width = c.stride_width,
-          .dilation_height = c.dilation_height,
-          .dilation_width = c.dilation_width,
-          .pad_top = c.pad_top,
-          .pad_bottom = c.pad_bottom,
-          .pad_left = c.pad_left,
-          .pad_right = c.pad_right};
+          .stride_height = c.height().stride,
+          .stride_width = c.width().stride,
+          .dilation_height = c.height().dilation,
+          .dilation_width = c.width().dilation,
+          .pad_top = c.height().pad_begin,
+          .pad_bottom = c.height().pad_end,
+          .pad_left = c.width().pad_begin,
+          .pad_right = c.width().pad_end};
 }
 
 // A correct composition lands exactly on the canonical shape; anything else is this strategy's own fault.
-Tensor expect_shape(Tensor result, const Shape &shape, const ConvConfig &config, const char *what) {
+Tensor expect_shape(Tensor result, const Shape &shape, const Problem &config, const char *what) {
   if (result.shape() != shape)
     throw std::runtime_error(fmt::format("legalized {} has shape {} instead of {} for {}", what,
                                          format_shape(result.shape()), format_shape(shape),
@@ -46,19 +46,19 @@ Tensor expect_shape(Tensor result, const Shape &shape, const ConvConfig &config,
 
 // torch-mlir's grouped conv: "literally a batch of regular convolutions" once C is expanded into [G, C/G]
 // (seed 003). Group g owns data channels g*C/G .. (g+1)*C/G - 1 and weight rows g*K/G .. (g+1)*K/G - 1.
-Tensor legalized_output(const ConvCase &conv_case, const LegalizationBugs &bugs) {
-  const ConvConfig &c = conv_case.config;
+Tensor legalized_output(const Case &conv_case, const LegalizationBugs &bugs) {
+  const Problem &c = conv_case.problem;
   const int64_t N = c.batch, G = c.groups, CG = c.in_channels_per_group(), KG = c.out_channels_per_group();
-  const int64_t H = c.in_height, W = c.in_width, R = c.kernel_height, S = c.kernel_width;
+  const int64_t H = c.height().in, W = c.width().in, R = c.height().kernel, S = c.width().kernel;
   // [N, C, H, W] -> [N, G, C/G, H*W] -> [G, N, C/G, H*W]; the bug expands C as [C/G, G] instead.
   const Tensor expanded = bugs.forward_interleaved_groups
-                              ? permute(conv_case.data.reshaped({N, CG, G, H * W}), {2, 0, 1, 3})
-                              : permute(conv_case.data.reshaped({N, G, CG, H * W}), {1, 0, 2, 3});
+                              ? permute(conv_case[Role::data].reshaped({N, CG, G, H * W}), {2, 0, 1, 3})
+                              : permute(conv_case[Role::data].reshaped({N, G, CG, H * W}), {1, 0, 2, 3});
   std::vector<Tensor> outputs;
   for (int64_t g = 0; g < G; ++g) {
     Tensor group_data =
         ops::strided_slice(expanded, {g, 0, 0, 0}, {g + 1, N, CG, H * W}, unit_steps).reshaped({N, CG, H, W});
-    const Tensor group_weight = ops::strided_slice(conv_case.weight, {g * KG, 0, 0, 0}, {(g + 1) * KG, CG, R, S},
+    const Tensor group_weight = ops::strided_slice(conv_case[Role::weight], {g * KG, 0, 0, 0}, {(g + 1) * KG, CG, R, S},
                                                    unit_steps);
     outputs.push_back(ops::conv2d(group_data, group_weight, forward_params(c, 1)));
   }
@@ -74,21 +74,21 @@ Tensor legalized_output(const ConvCase &conv_case, const LegalizationBugs &bugs)
 // dh*(R-1) - pb + output_padding at the bottom (negative: crop), and convolve with stride 1, dilation dh and the
 // per-group transposed kernel [C, K/G, R, S] flipped in R and S. Check: out[h] = sum_r z[h + pt - r*dh] w[r],
 // z the zero-inserted grad_output, which is the definition's h = p*sh - pt + r*dh.
-Tensor legalized_grad_data(const ConvCase &conv_case, const LegalizationBugs &bugs) {
-  const ConvConfig &c = conv_case.config;
+Tensor legalized_grad_data(const Case &conv_case, const LegalizationBugs &bugs) {
+  const Problem &c = conv_case.problem;
   const int64_t C = c.in_channels, G = c.groups, CG = c.in_channels_per_group(), KG = c.out_channels_per_group();
-  const int64_t R = c.kernel_height, S = c.kernel_width, dh = c.dilation_height, dw = c.dilation_width;
-  const int64_t sh = c.stride_height, sw = c.stride_width;
-  const int64_t out_pad_h = c.in_height - ((c.out_height() - 1) * sh - c.pad_top - c.pad_bottom + dh * (R - 1) + 1);
-  const int64_t out_pad_w = c.in_width - ((c.out_width() - 1) * sw - c.pad_left - c.pad_right + dw * (S - 1) + 1);
+  const int64_t R = c.height().kernel, S = c.width().kernel, dh = c.height().dilation, dw = c.width().dilation;
+  const int64_t sh = c.height().stride, sw = c.width().stride;
+  const int64_t out_pad_h = c.height().in - ((c.height().out() - 1) * sh - c.height().pad_begin - c.height().pad_end + dh * (R - 1) + 1);
+  const int64_t out_pad_w = c.width().in - ((c.width().out() - 1) * sw - c.width().pad_begin - c.width().pad_end + dw * (S - 1) + 1);
   // IOHW per group [G, K/G, C/G, R*S] -> OIHW per group [G, C/G, K/G, R*S]. The bug reads the block as if it
   // were already OIHW: the same K/G * C/G * R * S elements reinterpreted, invisible when K/G or C/G is 1.
-  Tensor blocks = bugs.dgrad_weight_as_oihw ? conv_case.weight.reshaped({G, CG, KG, R * S})
-                                            : permute(conv_case.weight.reshaped({G, KG, CG, R * S}), {0, 2, 1, 3});
+  Tensor blocks = bugs.dgrad_weight_as_oihw ? conv_case[Role::weight].reshaped({G, CG, KG, R * S})
+                                            : permute(conv_case[Role::weight].reshaped({G, KG, CG, R * S}), {0, 2, 1, 3});
   const Tensor kernel = ops::flip(std::move(blocks).reshaped({C, KG, R, S}), {2, 3});
-  const Tensor spread = ops::insert_zeros(conv_case.grad_output, {1, 1, sh, sw});
-  const Shape pad_begin{0, 0, dh * (R - 1) - c.pad_top, dw * (S - 1) - c.pad_left};
-  const Shape pad_end{0, 0, dh * (R - 1) - c.pad_bottom + out_pad_h, dw * (S - 1) - c.pad_right + out_pad_w};
+  const Tensor spread = ops::insert_zeros(conv_case[Role::grad_output], {1, 1, sh, sw});
+  const Shape pad_begin{0, 0, dh * (R - 1) - c.height().pad_begin, dw * (S - 1) - c.width().pad_begin};
+  const Shape pad_end{0, 0, dh * (R - 1) - c.height().pad_end + out_pad_h, dw * (S - 1) - c.width().pad_end + out_pad_w};
   const Tensor framed = ops::pad(spread, pad_begin, pad_end);
   ops::Conv2dParams params{.groups = G, .dilation_height = dh, .dilation_width = dw};
   return expect_shape(ops::conv2d(framed, kernel, params), c.data_shape(), c, "grad_data");
@@ -109,14 +109,14 @@ Tensor legalized_grad_data(const ConvCase &conv_case, const LegalizationBugs &bu
 // right only when G = 1 or C/G = 1 (depthwise). In the same spirit we regroup the data channels from [G, C/G]
 // to [C/G, G] before the reshape, which is the identity in those two cases, so there the composition is TVM's
 // to the letter.
-Tensor legalized_grad_weight(const ConvCase &conv_case, const LegalizationBugs &bugs) {
-  const ConvConfig &c = conv_case.config;
+Tensor legalized_grad_weight(const Case &conv_case, const LegalizationBugs &bugs) {
+  const Problem &c = conv_case.problem;
   const int64_t N = c.batch, C = c.in_channels, K = c.out_channels, G = c.groups, CG = c.in_channels_per_group();
-  const int64_t H = c.in_height, W = c.in_width, P = c.out_height(), Q = c.out_width();
-  const int64_t R = c.kernel_height, S = c.kernel_width;
-  const Tensor kernels = ops::tile(conv_case.grad_output, {1, CG, 1, 1}).reshaped({N * CG * K, 1, P, Q});
-  Tensor regrouped = bugs.wgrad_tvm_channel_order ? conv_case.data.clone()
-                                                  : permute(conv_case.data.reshaped({N, G, CG, H * W}), {0, 2, 1, 3});
+  const int64_t H = c.height().in, W = c.width().in, P = c.height().out(), Q = c.width().out();
+  const int64_t R = c.height().kernel, S = c.width().kernel;
+  const Tensor kernels = ops::tile(conv_case[Role::grad_output], {1, CG, 1, 1}).reshaped({N * CG * K, 1, P, Q});
+  Tensor regrouped = bugs.wgrad_tvm_channel_order ? conv_case[Role::data].clone()
+                                                  : permute(conv_case[Role::data].reshaped({N, G, CG, H * W}), {0, 2, 1, 3});
   const Tensor data = std::move(regrouped).reshaped({1, N * C, H, W});
   ops::Conv2dParams params = forward_params(c, N * C);
   if (!bugs.wgrad_no_swap) {
@@ -126,8 +126,8 @@ Tensor legalized_grad_weight(const ConvCase &conv_case, const LegalizationBugs &
   Tensor wgrad = ops::conv2d(data, kernels, params);
   // Relay infers the extents the conv produced; with the swap they are TVM's padded_weight_grad_h and _w.
   const int64_t padded_h = wgrad.shape()[2], padded_w = wgrad.shape()[3];
-  const int64_t tvm_padded_h = (H + c.pad_top + c.pad_bottom - (P - 1) * c.stride_height - 1) / c.dilation_height + 1;
-  const int64_t tvm_padded_w = (W + c.pad_left + c.pad_right - (Q - 1) * c.stride_width - 1) / c.dilation_width + 1;
+  const int64_t tvm_padded_h = (H + c.height().pad_begin + c.height().pad_end - (P - 1) * c.height().stride - 1) / c.height().dilation + 1;
+  const int64_t tvm_padded_w = (W + c.width().pad_begin + c.width().pad_end - (Q - 1) * c.width().stride - 1) / c.width().dilation + 1;
   if (!bugs.wgrad_no_swap && (padded_h != tvm_padded_h || padded_w != tvm_padded_w))
     throw std::runtime_error("legalized grad_weight: conv extents differ from TVM's padded_weight_grad formula");
   Tensor summed = ops::sum_axis(std::move(wgrad).reshaped({N, CG, K, padded_h, padded_w}), 0);
@@ -137,7 +137,7 @@ Tensor legalized_grad_weight(const ConvCase &conv_case, const LegalizationBugs &
   return ops::strided_slice(result, {0, 0, 0, 0}, {K, CG, R, S}, unit_steps);
 }
 
-Tensor legalized_result(const ConvCase &conv_case, Direction direction, const LegalizationBugs &bugs) {
+Tensor legalized_result(const Case &conv_case, Direction direction, const LegalizationBugs &bugs) {
   switch (direction) {
   case Direction::output: return legalized_output(conv_case, bugs);
   case Direction::grad_data: return legalized_grad_data(conv_case, bugs);
@@ -152,7 +152,8 @@ const Registration registration{{
     .name = "legalized",
     .description = "compositions of one plain conv2d and tensor ops: torch-mlir grouped forward, zero-inserted "
                    "conv_transpose grad_data, TVM conv2d_backward_weight grad_weight; all configs",
-    .run = [](const ConvCase &c, Direction direction) { return legalized_result(c, direction); },
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}},
+    .run = [](const Case &c, Direction direction) { return legalized_result(c, direction); },
 }};
 
 } // namespace

@@ -1,6 +1,6 @@
 #pragma once
 // `legalized`: the three directions composed the way compilers legalize them when they have no dedicated op,
-// from one plain conv2d primitive and tensor ops (oracles/tensor_ops.hpp) only:
+// from one plain conv2d primitive and tensor ops (oracles/support/tensor_ops.hpp) only:
 // - output: grouped conv as a batch of G ordinary convs after expanding C into [G, C/G] (torch-mlir);
 // - grad_data: conv2d_transpose with the weight read as IOHW per group, lowered to a plain conv over the
 //   zero-inserted, padded (or cropped) grad_output with the flipped, per-group transposed kernel;
@@ -9,9 +9,9 @@
 // The compositions take a set of deliberate mistakes so the injected strategies (oracles/inject/) reproduce
 // real legalization bugs by switching one of them on.
 
-#include "core/conv_case.hpp"
-#include "core/direction.hpp"
-#include "core/tensor.hpp"
+#include "core/numerics/case.hpp"
+#include "core/problem/direction.hpp"
+#include "core/tensor/tensor.hpp"
 
 namespace convcheck {
 
@@ -32,16 +32,16 @@ struct LegalizationBugs {
 };
 
 /// output [N, K, P, Q] as G ordinary convs on the [G, C/G]-expanded data, concatenated along channels.
-Tensor legalized_output(const ConvCase &conv_case, const LegalizationBugs &bugs = {});
+Tensor legalized_output(const Case &conv_case, const LegalizationBugs &bugs = {});
 
 /// grad_data [N, C, H, W] as conv2d_transpose(grad_output, weight as IOHW, groups, output_padding), lowered to
 /// zero insertion, pad/crop and a plain grouped conv with the flipped per-group transposed kernel.
-Tensor legalized_grad_data(const ConvCase &conv_case, const LegalizationBugs &bugs = {});
+Tensor legalized_grad_data(const Case &conv_case, const LegalizationBugs &bugs = {});
 
 /// grad_weight [K, C/G, R, S] by TVM's conv2d_backward_weight legalization (regrouped for 1 < G < C).
-Tensor legalized_grad_weight(const ConvCase &conv_case, const LegalizationBugs &bugs = {});
+Tensor legalized_grad_weight(const Case &conv_case, const LegalizationBugs &bugs = {});
 
 /// The direction's result by the compositions above.
-Tensor legalized_result(const ConvCase &conv_case, Direction direction, const LegalizationBugs &bugs = {});
+Tensor legalized_result(const Case &conv_case, Direction direction, const LegalizationBugs &bugs = {});
 
 } // namespace convcheck

@@ -1,10 +1,10 @@
-// `naive`: the reference definition (core/naive_loops.hpp) accumulated in the case dtype rather than double, so
+// `naive`: the reference definition (core/numerics/naive_loops.hpp) accumulated in the case dtype rather than double, so
 // it rounds like a straightforward float32 implementation and exercises the diff against the double reference.
 
 #include "oracles/naive.hpp"
 
-#include "core/naive_loops.hpp"
-#include "core/strategy.hpp"
+#include "core/numerics/naive_loops.hpp"
+#include "core/run/strategy.hpp"
 
 namespace convcheck {
 
@@ -29,14 +29,14 @@ template <class T> struct InPlaceAccumulator {
   }
 };
 
-template <class T> Tensor naive_typed(const ConvConfig &config, const ConvCase &c, Direction direction) {
-  Tensor result(config.dtype, result_shape(config, direction));
+template <class T> Tensor naive_typed(const Problem &config, const Case &c, Direction direction) {
+  Tensor result(result_dtype(config, direction), result_shape(config, direction));
   InPlaceAccumulator<T> accumulator{result.data<T>()};
   switch (direction) {
-  case Direction::output: naive_forward(config, c.data.data<T>(), c.weight.data<T>(), accumulator); break;
-  case Direction::grad_data: naive_grad_data(config, c.grad_output.data<T>(), c.weight.data<T>(), accumulator); break;
+  case Direction::output: naive_forward(config, c[Role::data].data<T>(), c[Role::weight].data<T>(), accumulator); break;
+  case Direction::grad_data: naive_grad_data(config, c[Role::grad_output].data<T>(), c[Role::weight].data<T>(), accumulator); break;
   case Direction::grad_weight:
-    naive_grad_weight(config, c.grad_output.data<T>(), c.data.data<T>(), accumulator);
+    naive_grad_weight(config, c[Role::grad_output].data<T>(), c[Role::data].data<T>(), accumulator);
     break;
   }
   return result;
@@ -45,13 +45,14 @@ template <class T> Tensor naive_typed(const ConvConfig &config, const ConvCase &
 const Registration registration{{
     .name = "naive",
     .description = "direct definition loops accumulating in the case dtype; all configs, all directions",
-    .run = [](const ConvCase &c, Direction direction) { return naive_result(c.config, c, direction); },
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .run = [](const Case &c, Direction direction) { return naive_result(c.problem, c, direction); },
 }};
 
 } // namespace
 
-Tensor naive_result(const ConvConfig &config, const ConvCase &conv_case, Direction direction) {
-  return config.dtype == DType::float32 ? naive_typed<float>(config, conv_case, direction)
+Tensor naive_result(const Problem &config, const Case &conv_case, Direction direction) {
+  return config.precision.acc == DType::float32 ? naive_typed<float>(config, conv_case, direction)
                                         : naive_typed<double>(config, conv_case, direction);
 }
 

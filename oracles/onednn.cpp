@@ -44,9 +44,9 @@
 #include <fmt/format.h>
 #include <omp.h>
 
-#include "core/descriptor.hpp"
-#include "core/fill.hpp"
-#include "core/layout.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/numerics/fill.hpp"
+#include "core/tensor/layout.hpp"
 
 namespace convcheck {
 
@@ -96,38 +96,38 @@ struct Geometry {
   bool grouped = false;
 };
 
-Geometry geometry_of(const ConvConfig &c) {
+Geometry geometry_of(const Problem &c) {
   Geometry g;
-  g.data = {c.batch, c.in_channels, c.in_height, c.in_width};
-  g.output = {c.batch, c.out_channels, c.out_height(), c.out_width()};
+  g.data = {c.batch, c.in_channels, c.height().in, c.width().in};
+  g.output = {c.batch, c.out_channels, c.height().out(), c.width().out()};
   g.grouped = c.groups > 1;
   g.weight = g.grouped ? memory::dims{c.groups, c.out_channels_per_group(), c.in_channels_per_group(),
-                                      c.kernel_height, c.kernel_width}
-                       : memory::dims{c.out_channels, c.in_channels, c.kernel_height, c.kernel_width};
-  g.strides = {c.stride_height, c.stride_width};
-  g.dilates = {c.dilation_height - 1, c.dilation_width - 1};
-  g.padding_l = {c.pad_top, c.pad_left};
-  g.padding_r = {c.pad_bottom, c.pad_right};
+                                      c.height().kernel, c.width().kernel}
+                       : memory::dims{c.out_channels, c.in_channels, c.height().kernel, c.width().kernel};
+  g.strides = {c.height().stride, c.width().stride};
+  g.dilates = {c.height().dilation - 1, c.width().dilation - 1};
+  g.padding_l = {c.height().pad_begin, c.width().pad_begin};
+  g.padding_r = {c.height().pad_end, c.width().pad_end};
   return g;
 }
 
 /// The format tag that describes a buffer produced by to_data_layout / to_weight_layout. Grouped weights split
 /// K into (g, o): HWIO [R, S, C/G, K] is then h,w,i,g,o ("hwigo"), OHWI [K, R, S, C/G] is g,o,h,w,i ("gohwi").
-Tag data_tag(DataLayout layout) { return layout == DataLayout::nhwc ? Tag::nhwc : Tag::nchw; }
+Tag data_tag(DataLayout layout) { return layout == DataLayout::nxc ? Tag::nhwc : Tag::nchw; }
 
 Tag weight_tag(WeightLayout layout, bool grouped) {
   switch (layout) {
-  case WeightLayout::hwio: return grouped ? Tag::hwigo : Tag::hwio;
-  case WeightLayout::ohwi: return grouped ? Tag::gohwi : Tag::ohwi;
-  case WeightLayout::oihw: break;
+  case WeightLayout::xio: return grouped ? Tag::hwigo : Tag::hwio;
+  case WeightLayout::oxi: return grouped ? Tag::gohwi : Tag::ohwi;
+  case WeightLayout::oix: break;
   }
   return grouped ? Tag::goihw : Tag::oihw;
 }
 
 /// The weight layout the user hands over on `path`.
-WeightLayout held_weight_layout(const ConvConfig &config, OnednnPath path) {
+WeightLayout held_weight_layout(const Problem &config, OnednnPath path) {
   if (path != OnednnPath::plain) return config.weight_layout;
-  return config.data_layout == DataLayout::nhwc ? WeightLayout::hwio : WeightLayout::oihw;
+  return config.data_layout == DataLayout::nxc ? WeightLayout::xio : WeightLayout::oix;
 }
 
 /// Memory descriptors of the three roles.
@@ -136,7 +136,7 @@ struct Descs {
 };
 
 /// How the user's buffers are laid out on `path`.
-Descs user_descs(const ConvConfig &config, const Geometry &g, OnednnPath path) {
+Descs user_descs(const Problem &config, const Geometry &g, OnednnPath path) {
   constexpr auto f32 = memory::data_type::f32;
   const Tag data = data_tag(config.data_layout);
   return {{g.data, f32, data}, {g.weight, f32, weight_tag(held_weight_layout(config, path), g.grouped)},
@@ -209,7 +209,7 @@ private:
 /// memory descriptors are made once too (oneDNN spends a few thousand instructions on each).
 class CasePrimitives {
 public:
-  CasePrimitives(const ConvConfig &config, OnednnPath path)
+  CasePrimitives(const Problem &config, OnednnPath path)
       : geometry_(geometry_of(config)), user_(user_descs(config, geometry_, path)),
         descs_(primitive_descs(user_, geometry_, path)),
         forward_(dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
@@ -276,11 +276,11 @@ private:
 };
 
 HeldInput hold_data(const Tensor &canonical, DataLayout layout, const memory::desc &desc) {
-  return {canonical, layout == DataLayout::nchw ? Tensor() : to_data_layout(canonical, layout), desc};
+  return {canonical, layout == DataLayout::ncx ? Tensor() : to_data_layout(canonical, layout), desc};
 }
 
 HeldInput hold_weight(const Tensor &canonical, WeightLayout layout, const memory::desc &desc) {
-  return {canonical, layout == WeightLayout::oihw ? Tensor() : to_weight_layout(canonical, layout), desc};
+  return {canonical, layout == WeightLayout::oix ? Tensor() : to_weight_layout(canonical, layout), desc};
 }
 
 /// A case's three inputs on one path.
@@ -289,9 +289,9 @@ struct HeldInputs {
 };
 
 /// Runs the primitive of `direction` and returns its result in canonical layout.
-Tensor run_direction(const ConvCase &c, OnednnPath path, const CasePrimitives &primitives, HeldInputs &held,
+Tensor run_direction(const Case &c, OnednnPath path, const CasePrimitives &primitives, HeldInputs &held,
                      Direction direction, dnnl::stream &stream) {
-  const ConvConfig &config = c.config;
+  const Problem &config = c.problem;
   const dnnl::primitive_desc pd = primitives.of(direction);
   const auto wanted = [&pd](int argument) { return pd.query_md(dnnl::query::exec_arg_md, argument); };
   const Descs &user = primitives.user();
@@ -329,9 +329,9 @@ Tensor run_direction(const ConvCase &c, OnednnPath path, const CasePrimitives &p
   stream.wait();
   if (direction == Direction::grad_weight) {
     const WeightLayout layout = held_weight_layout(config, path);
-    return layout == WeightLayout::oihw ? std::move(result) : from_weight_layout(result, layout);
+    return layout == WeightLayout::oix ? std::move(result) : from_weight_layout(result, layout);
   }
-  return config.data_layout == DataLayout::nchw ? std::move(result) : from_data_layout(result, config.data_layout);
+  return config.data_layout == DataLayout::ncx ? std::move(result) : from_data_layout(result, config.data_layout);
 }
 
 /// dnnl::error::what() names only the failing call; add the status ("unimplemented", "invalid_arguments").
@@ -346,31 +346,26 @@ std::array<RunResult, 3> all_failed(const std::string &error) {
   return runs;
 }
 
-std::string unsupported_dtype(const ConvConfig &config, Direction) {
-  if (config.dtype == DType::float64) return "oneDNN's CPU convolution has no float64 (f32, bf16, f16, int8 only)";
-  return "";
-}
-
 const Registration registration{{
     .name = "onednn",
     .description = "oneDNN 2.x direct convolution primitives (CPU; per case plain layouts, any weights, or blocked "
-                   "layouts with reorders); float32 only",
-    .unsupported = unsupported_dtype,
-    .run_case = [](const ConvCase &c) { return onednn_results(c, onednn_path(c)); },
+                   "layouts with reorders); float32 only: oneDNN's CPU convolution has no float64",
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32}},
+    .run_case = [](const Case &c) { return onednn_results(c, onednn_path(c)); },
     // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process, 33-51 ms
     // (docs/performance.md); one small case down every path pays that once, before the workers are forked.
     .warm_up =
         [] {
-          const ConvCase c = make_case(parse_descriptor("mb1ic4ih6iw6oc4kh3kw3pt1pl1"), FillMode::normal, 0, 0);
+          const Case c = make_case(parse_descriptor("mb1ic4ih6iw6oc4kh3kw3pt1pl1"), FillMode::normal, 0, 0);
           for (OnednnPath path : {OnednnPath::plain, OnednnPath::any_weights, OnednnPath::blocked})
             onednn_results(c, path);
         },
     // Called for a failed direction only, so it builds only the primitive descriptor (no JIT code generation).
     // It must not throw: the caller records it outside its exception guard.
-    .implementation = [](const ConvCase &c, Direction direction) -> std::string {
-      if (c.config.dtype != DType::float32) return "";
+    .implementation = [](const Case &c, Direction direction) -> std::string {
+      if (c.problem.precision.acc != DType::float32) return "";
       const OnednnPath path = onednn_path(c);
-      return fmt::format("{} ({} path)", onednn_implementation(c.config, direction, path), to_string(path));
+      return fmt::format("{} ({} path)", onednn_implementation(c.problem, direction, path), to_string(path));
     },
 }};
 
@@ -385,7 +380,7 @@ std::string to_string(OnednnPath path) {
   return "?";
 }
 
-OnednnPath onednn_path(const ConvCase &conv_case) {
+OnednnPath onednn_path(const Case &conv_case) {
   switch (mix64(mix64(conv_case.seed ^ 0x6f6e65646e6e2d70ULL) ^ conv_case.case_index) % 8) {
   case 0: return OnednnPath::blocked;
   case 1: return OnednnPath::any_weights;
@@ -393,20 +388,15 @@ OnednnPath onednn_path(const ConvCase &conv_case) {
   }
 }
 
-std::array<RunResult, 3> onednn_results(const ConvCase &c, OnednnPath path) {
+std::array<RunResult, 3> onednn_results(const Case &c, OnednnPath path) {
   std::array<RunResult, 3> runs;
-  if (c.config.dtype != DType::float32) {
-    for (Direction direction : all_directions)
-      runs[static_cast<size_t>(direction)].skipped = unsupported_dtype(c.config, direction);
-    return runs;
-  }
   const SingleThreadInParallelRegion single_thread;
   try {
-    const CasePrimitives primitives(c.config, path);
+    const CasePrimitives primitives(c.problem, path);
     const Descs &user = primitives.user();
-    HeldInputs held{hold_data(c.data, c.config.data_layout, user.data),
-                    hold_weight(c.weight, held_weight_layout(c.config, path), user.weight),
-                    hold_data(c.grad_output, c.config.data_layout, user.output)};
+    HeldInputs held{hold_data(c[Role::data], c.problem.data_layout, user.data),
+                    hold_weight(c[Role::weight], held_weight_layout(c.problem, path), user.weight),
+                    hold_data(c[Role::grad_output], c.problem.data_layout, user.output)};
     dnnl::stream &stream = ThreadScratch::current().stream();
     for (Direction direction : all_directions) {
       RunResult &run = runs[static_cast<size_t>(direction)];
@@ -422,7 +412,7 @@ std::array<RunResult, 3> onednn_results(const ConvCase &c, OnednnPath path) {
   return runs;
 }
 
-std::string onednn_implementation(const ConvConfig &config, Direction direction, OnednnPath path) {
+std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path) {
   const SingleThreadInParallelRegion single_thread; // the same decomposition, so the same choice, as running
   try {
     return CasePrimitives(config, path).of(direction).impl_info_str();

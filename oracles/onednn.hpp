@@ -6,9 +6,9 @@
 #include <array>
 #include <string>
 
-#include "core/conv_case.hpp"
-#include "core/direction.hpp"
-#include "core/strategy.hpp"
+#include "core/numerics/case.hpp"
+#include "core/problem/direction.hpp"
+#include "core/run/strategy.hpp"
 
 namespace convcheck {
 
@@ -28,12 +28,12 @@ enum class OnednnPath {
 std::string to_string(OnednnPath path);
 
 /// The path `conv_case` takes: a hash of its seed and case index (see onednn.cpp for the proportions and why).
-OnednnPath onednn_path(const ConvCase &conv_case);
+OnednnPath onednn_path(const Case &conv_case);
 
 /// All three directions through `path`, each in canonical layout, or why it has none. float32 only.
-std::array<RunResult, 3> onednn_results(const ConvCase &conv_case, OnednnPath path);
+std::array<RunResult, 3> onednn_results(const Case &conv_case, OnednnPath path);
 
 /// oneDNN's name for the implementation `direction` gets on `path` (impl_info_str), without running it.
-std::string onednn_implementation(const ConvConfig &config, Direction direction, OnednnPath path);
+std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path);
 
 } // namespace convcheck

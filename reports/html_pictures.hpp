@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/campaign.hpp"
+#include "core/run/campaign.hpp"
 
 namespace convcheck {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/descriptor.hpp"
+#include "core/problem/descriptor.hpp"
 #include "reports/atomic_write.hpp"
 #include "reports/html_pictures.hpp"
 #include "reports/markup.hpp"

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "core/descriptor.hpp"
+#include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 #include "reports/atomic_write.hpp"
 #include "reports/stats_json.hpp"

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/campaign_stats.hpp"
+#include "core/run/campaign_stats.hpp"
 
 namespace convcheck {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/descriptor.hpp"
+#include "core/problem/descriptor.hpp"
 
 namespace convcheck {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/campaign.hpp"
+#include "core/run/campaign.hpp"
 
 namespace convcheck {
 

@@ -3,11 +3,12 @@
 
 usage: torch_conv.py IN OUT
 
-Reads the case IN with h5py, runs torch.nn.functional.conv2d on explicitly padded input (F.pad takes the four
-paddings separately, so asymmetric padding needs no special case) with groups, stride and dilation, gets the
-data and weight gradients from autograd with the recorded grad_output, and writes OUT. A case whose
-data_layout is NHWC runs in torch.channels_last memory format, which is how PyTorch honours NHWC; results are
-written back in canonical NCHW / OIHW as the protocol requires.
+Reads the case IN (format v1 or v2) with h5py, runs torch.nn.functional.conv1d, conv2d or conv3d on explicitly
+padded input (F.pad takes each side's padding separately, so asymmetric padding needs no special case; negative
+padding is a crop, done by slicing first) with groups, stride and dilation, gets the data and weight gradients
+from autograd with the recorded grad_output, and writes OUT. A case whose data layout is channels-last (NHWC,
+NDHWC) runs in torch.channels_last / channels_last_3d memory format, which is how PyTorch honours it; results are
+written back in canonical layouts as the protocol requires. Problems with mixed formats exit 77 (unsupported).
 
 Run it with Debian's /usr/bin/python3, where python3-torch and python3-h5py are installed.
 """
@@ -24,27 +25,60 @@ def attribute(attrs, key):
     return value.decode() if isinstance(value, bytes) else value
 
 
+def read_problem(config):
+    """The problem as (ndims, groups, stride, dilation, pad_begin, pad_end, dtype name, channels_last), lists
+    outermost axis first, from a v2 /config or a v1 one (2-D, its fields named per axis)."""
+    if "ndims" in config:
+        ndims = int(config["ndims"])
+        axes = {key: [int(v) for v in np.atleast_1d(config[key])]
+                for key in ("stride", "dilation", "pad_begin", "pad_end")}
+        dtypes = {attribute(config, key) for key in ("src_dtype", "weight_dtype", "dst_dtype", "acc_dtype")}
+        if len(dtypes) != 1:
+            sys.exit(77)
+        dtype = dtypes.pop()
+    else:
+        ndims = 2
+        axes = {"stride": [int(config["stride_height"]), int(config["stride_width"])],
+                "dilation": [int(config["dilation_height"]), int(config["dilation_width"])],
+                "pad_begin": [int(config["pad_top"]), int(config["pad_left"])],
+                "pad_end": [int(config["pad_bottom"]), int(config["pad_right"])]}
+        dtype = attribute(config, "dtype")
+    layout = attribute(config, "data_layout").upper()
+    return (ndims, int(config["groups"]), axes["stride"], axes["dilation"], axes["pad_begin"], axes["pad_end"],
+            dtype, layout.endswith("C"))
+
+
+def pad(data, begin, end):
+    """Pads (or, where negative, crops) each spatial axis of data [N, C, spatial...]."""
+    crop = tuple(slice(max(-b, 0), data.shape[2 + i] - max(-e, 0)) for i, (b, e) in enumerate(zip(begin, end)))
+    data = data[(slice(None), slice(None)) + crop]
+    widths = []
+    for b, e in reversed(list(zip(begin, end))):  # F.pad lists the last axis first
+        widths += [max(b, 0), max(e, 0)]
+    return F.pad(data, tuple(widths))
+
+
 def main(in_path, out_path):
     torch.set_num_threads(1)  # convcheck runs cases in parallel already
     with h5py.File(in_path, "r") as f:
-        config = f["config"].attrs
-        c = {key: int(config[key]) for key in config if key not in ("data_layout", "weight_layout", "dtype")}
-        channels_last = attribute(config, "data_layout").upper() == "NHWC"
-        dtype = {"float32": torch.float32, "float64": torch.float64}[attribute(config, "dtype")]
+        ndims, groups, stride, dilation, pad_begin, pad_end, dtype_name, channels_last = read_problem(
+            f["config"].attrs)
+        dtype = {"float32": torch.float32, "float64": torch.float64}[dtype_name]
         data = torch.from_numpy(np.ascontiguousarray(f["inputs/data"][...])).to(dtype)
         weight = torch.from_numpy(np.ascontiguousarray(f["inputs/weight"][...])).to(dtype)
         grad_output = torch.from_numpy(np.ascontiguousarray(f["inputs/grad_output"][...])).to(dtype)
 
-    if channels_last:
-        data = data.contiguous(memory_format=torch.channels_last)
-        weight = weight.contiguous(memory_format=torch.channels_last)
-        grad_output = grad_output.contiguous(memory_format=torch.channels_last)
+    memory_format = {2: torch.channels_last, 3: torch.channels_last_3d}.get(ndims)
+    if channels_last and memory_format is not None:
+        data = data.contiguous(memory_format=memory_format)
+        weight = weight.contiguous(memory_format=memory_format)
+        grad_output = grad_output.contiguous(memory_format=memory_format)
     data.requires_grad_()
     weight.requires_grad_()
 
-    padded = F.pad(data, (c["pad_left"], c["pad_right"], c["pad_top"], c["pad_bottom"]))
-    output = F.conv2d(padded, weight, stride=(c["stride_height"], c["stride_width"]),
-                      dilation=(c["dilation_height"], c["dilation_width"]), groups=c["groups"])
+    conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[ndims]
+    output = conv(pad(data, pad_begin, pad_end), weight, stride=tuple(stride), dilation=tuple(dilation),
+                  groups=groups)
     output.backward(grad_output)
 
     with h5py.File(out_path, "w") as f:

@@ -5,7 +5,7 @@
 // channels to each group). Invisible when G == 1 or C/G == 1 (depthwise); otherwise group g convolves the wrong
 // input channels.
 
-#include "core/strategy.hpp"
+#include "core/run/strategy.hpp"
 #include "oracles/legalized.hpp"
 
 namespace convcheck {
@@ -16,7 +16,8 @@ const Registration registration{{
     .name = "group_interleave",
     .description = "legalized, with the forward group expansion reading C as [C/G, G] (channel c in group c % G)",
     .injected = true,
-    .run = [](const ConvCase &c, Direction direction) {
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}},
+    .run = [](const Case &c, Direction direction) {
       return legalized_result(c, direction, {.forward_interleaved_groups = true});
     },
 }};

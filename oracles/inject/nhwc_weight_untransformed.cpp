@@ -11,27 +11,27 @@
 // depthwise 1x1). The smallest configs that show it hold a 4-element weight with two of those blocks at 2:
 // mb1ic2ih1oc2kh1 (the weight read transposed), mb1ic1ih2iw1oc2kh2kw1, or mb1ic1ih1iw1oc2kh1kw2pl1.
 
-#include "core/layout.hpp"
-#include "core/strategy.hpp"
+#include "core/tensor/layout.hpp"
+#include "core/run/strategy.hpp"
 #include "oracles/layout_native.hpp"
 
 namespace convcheck {
 
 namespace {
 
-constexpr DataLayout data_layout = DataLayout::nhwc;
-constexpr WeightLayout weight_layout = WeightLayout::hwio;
+constexpr DataLayout data_layout = DataLayout::nxc;
+constexpr WeightLayout weight_layout = WeightLayout::xio;
 
-Tensor weight_untransformed(const ConvCase &c, Direction direction) {
-  const Shape hwio_shape = weight_shape_in(c.config.weight_shape(), weight_layout);
+Tensor weight_untransformed(const Case &c, Direction direction) {
+  const Shape hwio_shape = weight_shape_in(c.problem.weight_shape(), weight_layout);
   HeldInputs held{data_layout, weight_layout, {}, {}, {}};
-  if (direction != Direction::grad_data) held.data = to_data_layout(c.data, data_layout);
-  // The bug: the OIHW buffer relabelled as HWIO instead of to_weight_layout(c.weight, weight_layout).
-  if (direction != Direction::grad_weight) held.weight = c.weight.reshaped(hwio_shape);
-  if (direction != Direction::output) held.grad_output = to_data_layout(c.grad_output, data_layout);
-  Tensor result = held_layout_result(c.config, held, direction);
+  if (direction != Direction::grad_data) held.data = to_data_layout(c[Role::data], data_layout);
+  // The bug: the OIHW buffer relabelled as HWIO instead of to_weight_layout(c[Role::weight], weight_layout).
+  if (direction != Direction::grad_weight) held.weight = c[Role::weight].reshaped(hwio_shape);
+  if (direction != Direction::output) held.grad_output = to_data_layout(c[Role::grad_output], data_layout);
+  Tensor result = held_layout_result(c.problem, held, direction);
   // The same bug on the way back: an HWIO weight gradient relabelled as OIHW instead of from_weight_layout.
-  if (direction == Direction::grad_weight) return std::move(result).reshaped(c.config.weight_shape());
+  if (direction == Direction::grad_weight) return std::move(result).reshaped(c.problem.weight_shape());
   return from_data_layout(result, data_layout);
 }
 
@@ -39,6 +39,7 @@ const Registration registration{{
     .name = "nhwc_weight_untransformed",
     .description = "NHWC/HWIO layout-converted loops reading the OIHW weight (and writing its gradient) untransformed",
     .injected = true,
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}},
     .unsupported = nullptr,
     .run = weight_untransformed,
     .implementation = nullptr,

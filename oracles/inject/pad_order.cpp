@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "core/strategy.hpp"
+#include "core/run/strategy.hpp"
 #include "oracles/naive.hpp"
 
 namespace convcheck {
@@ -17,15 +17,16 @@ const Registration registration{{
     .name = "pad_order",
     .description = "naive loops with padding read as top, left, bottom, right",
     .injected = true,
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}, .crops = true},
     .run =
-        [](const ConvCase &c, Direction direction) {
-          ConvConfig misread = c.config;
-          std::swap(misread.pad_bottom, misread.pad_left);
-          if (misread.out_height() < 1 || misread.out_width() < 1)
+        [](const Case &c, Direction direction) {
+          Problem misread = c.problem;
+          std::swap(misread.height().pad_end, misread.width().pad_begin);
+          if (misread.height().out() < 1 || misread.width().out() < 1)
             throw std::runtime_error("padding leaves an empty output");
           // The gradients read grad_output in the misread geometry; like a real implementation, refuse a
           // grad_output whose shape does not match rather than read past it.
-          if (direction != Direction::output && misread.output_shape() != c.config.output_shape())
+          if (direction != Direction::output && misread.output_shape() != c.problem.output_shape())
             throw std::runtime_error("grad_output shape does not match the padding");
           return naive_result(misread, c, direction);
         },

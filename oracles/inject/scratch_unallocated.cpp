@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "core/strategy.hpp"
+#include "core/run/strategy.hpp"
 #include "oracles/naive.hpp"
 
 namespace convcheck {
@@ -17,22 +17,23 @@ namespace {
 // report per crash (hundreds in a run, minutes in all); uninstrumented, it dies by SIGSEGV as in a normal build.
 __attribute__((no_sanitize("address", "undefined"))) void stage_padded_data(float *scratch) { scratch[0] = 0.0f; }
 
-bool symmetric(const ConvConfig &c) { return c.pad_top == c.pad_bottom && c.pad_left == c.pad_right; }
-bool padded(const ConvConfig &c) { return c.pad_top + c.pad_bottom + c.pad_left + c.pad_right > 0; }
+bool symmetric(const Problem &c) { return c.height().pad_begin == c.height().pad_end && c.width().pad_begin == c.width().pad_end; }
+bool padded(const Problem &c) { return c.height().pad_begin + c.height().pad_end + c.width().pad_begin + c.width().pad_end > 0; }
 
 const Registration registration{{
     .name = "scratch_unallocated",
     .description = "naive loops staging padded data in a buffer allocated only for symmetric padding (crashes)",
     .injected = true,
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
     .run =
-        [](const ConvCase &c, Direction direction) {
-          if (direction != Direction::grad_data && padded(c.config)) { // the two directions that read padded data
-            std::vector<float> buffer(symmetric(c.config) ? static_cast<size_t>(c.data.size()) + 1 : 0);
+        [](const Case &c, Direction direction) {
+          if (direction != Direction::grad_data && padded(c.problem)) { // the two directions that read padded data
+            std::vector<float> buffer(symmetric(c.problem) ? static_cast<size_t>(c[Role::data].size()) + 1 : 0);
             // volatile: the store must happen, as the real bug's does, rather than be reasoned away as UB.
             float *volatile scratch = buffer.empty() ? nullptr : buffer.data();
             stage_padded_data(scratch);
           }
-          return naive_result(c.config, c, direction);
+          return naive_result(c.problem, c, direction);
         },
 }};
 

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "core/strategy.hpp"
+#include "core/run/strategy.hpp"
 #include "oracles/naive.hpp"
 
 namespace convcheck {
@@ -18,14 +18,15 @@ const Registration registration{{
     .name = "stride_loop_hang",
     .description = "naive loops whose dilated forward path walks rows with != (hangs unless stride divides height)",
     .injected = true,
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
     .run =
-        [](const ConvCase &c, Direction direction) {
-          const ConvConfig &g = c.config;
-          if (direction == Direction::output && g.dilation_height > 1) {
-            const int64_t padded_height = g.in_height + g.pad_top + g.pad_bottom;
+        [](const Case &c, Direction direction) {
+          const Problem &g = c.problem;
+          if (direction == Direction::output && g.height().dilation > 1) {
+            const int64_t padded_height = g.height().in + g.height().pad_begin + g.height().pad_end;
             // A visible side effect per step keeps the compiler from assuming the loop terminates.
             static std::atomic<int64_t> rows_visited{0};
-            for (int64_t row = 0; row != padded_height; row += g.stride_height)
+            for (int64_t row = 0; row != padded_height; row += g.height().stride)
               rows_visited.fetch_add(1, std::memory_order_relaxed);
           }
           return naive_result(g, c, direction);

@@ -5,7 +5,7 @@
 // bounds. Invisible when K/G == 1 or C/G == 1 (depthwise included); with K/G == C/G it silently gives wrong
 // values, otherwise wrong values too.
 
-#include "core/strategy.hpp"
+#include "core/run/strategy.hpp"
 #include "oracles/legalized.hpp"
 
 namespace convcheck {
@@ -16,7 +16,8 @@ const Registration registration{{
     .name = "transpose_oihw",
     .description = "legalized, with grad_data's conv_transpose reading the weight as OIHW per group, not IOHW",
     .injected = true,
-    .run = [](const ConvCase &c, Direction direction) {
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}},
+    .run = [](const Case &c, Direction direction) {
       return legalized_result(c, direction, {.dgrad_weight_as_oihw = true});
     },
 }};

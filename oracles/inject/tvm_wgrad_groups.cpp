@@ -4,7 +4,7 @@
 // but the weight gradient needs channel g*C/G + t. The two agree only for G = 1 or depthwise (C/G = 1), which
 // is all the PR's tests cover; convcheck found the disagreement for 1 < G < C (smallest: g2 ic4 oc2).
 
-#include "core/strategy.hpp"
+#include "core/run/strategy.hpp"
 #include "oracles/legalized.hpp"
 
 namespace convcheck {
@@ -15,7 +15,8 @@ const Registration registration{{
     .name = "tvm_wgrad_groups",
     .description = "legalized, with grad_weight by TVM's literal formula (wrong channel pairing for 1 < G < C)",
     .injected = true,
-    .run = [](const ConvCase &c, Direction direction) {
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}},
+    .run = [](const Case &c, Direction direction) {
       return legalized_result(c, direction, {.wgrad_tvm_channel_order = true});
     },
 }};

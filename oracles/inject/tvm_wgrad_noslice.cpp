@@ -6,7 +6,7 @@
 // incompatible shape unless that span is a multiple of the stride). Needs a stride >= 2; invisible when
 // Ph == R and Pw == S, otherwise the result has the shape [K, C/G, Ph, Pw] and the diff reports the mismatch.
 
-#include "core/strategy.hpp"
+#include "core/run/strategy.hpp"
 #include "oracles/legalized.hpp"
 
 namespace convcheck {
@@ -17,7 +17,8 @@ const Registration registration{{
     .name = "tvm_wgrad_noslice",
     .description = "legalized, with grad_weight returned at the padded extent [K, C/G, Ph, Pw] (no strided_slice)",
     .injected = true,
-    .run = [](const ConvCase &c, Direction direction) {
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}},
+    .run = [](const Case &c, Direction direction) {
       return legalized_result(c, direction, {.wgrad_no_slice = true});
     },
 }};

@@ -6,7 +6,7 @@
 // and huggingface/candle PR 2337 (stride 2 backprop shape mismatch, fixed by swapping them). Invisible whenever
 // stride == dilation on both axes; otherwise wrong values, a result of the wrong extent or an empty inner conv.
 
-#include "core/strategy.hpp"
+#include "core/run/strategy.hpp"
 #include "oracles/legalized.hpp"
 
 namespace convcheck {
@@ -17,7 +17,8 @@ const Registration registration{{
     .name = "tvm_wgrad_noswap",
     .description = "legalized, with grad_weight's inner conv using stride and dilation unswapped",
     .injected = true,
-    .run = [](const ConvCase &c, Direction direction) {
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}},
+    .run = [](const Case &c, Direction direction) {
       return legalized_result(c, direction, {.wgrad_no_swap = true});
     },
 }};

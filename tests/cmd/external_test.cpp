@@ -49,7 +49,7 @@ TEST(External, CrashIsAFindingWithTheSignal) {
   const fs::path temporary = fs::temp_directory_path() / "convcheck-protocol-crash-tmp";
   fs::remove_all(temporary);
   fs::create_directories(temporary);
-  const Invocation run = fuzz_with("kill -SEGV $$", "--cases 6 --no-shrink", "TMPDIR=" + temporary.string());
+  const Invocation run = fuzz_with("kill -SEGV $$", "--cases 6 --no-shrink --external-case-format 2", "TMPDIR=" + temporary.string());
   ASSERT_EQ(run.status, 1) << run.output;
   EXPECT_EQ(first_problem(run), "the command failed: killed by signal 11 (Segmentation fault)");
   EXPECT_EQ(run.report["strategies"]["ext"]["failed"], 18);

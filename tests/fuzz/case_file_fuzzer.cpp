@@ -14,7 +14,7 @@
 
 #include <unistd.h>
 
-#include "core/case_file.hpp"
+#include "core/storage/case_file.hpp"
 #include "core/input_error.hpp"
 
 namespace {

@@ -10,7 +10,7 @@ if ! /usr/bin/python3 -c "import torch, h5py" 2>/dev/null; then
 fi
 rm -rf "$workdir" && mkdir -p "$workdir"
 "$convcheck" fuzz --seed 11 --cases "$cases" --threads 2 --strategies naive \
-  --external torch="/usr/bin/python3 $source_dir/oracles/external/torch_conv.py" \
+  --external torch="/usr/bin/python3 $source_dir/oracles/external/torch_conv.py" --external-case-format 2 \
   --corpus "$workdir/findings" --report "$workdir/report.json"
 /usr/bin/python3 - "$workdir/report.json" "$cases" <<'PY'
 import json, sys

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "core/conv_case.hpp"
-#include "core/descriptor.hpp"
-#include "core/strategy.hpp"
+#include "core/numerics/case.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/run/strategy.hpp"
 #include "oracles/naive.hpp"
 #include "tests/oracles/edge_configs.hpp"
 
@@ -14,8 +14,8 @@ namespace {
 
 /// How many elements of `direction` the `direct` strategy computes to a different bit pattern than `naive`.
 int64_t elements_differing_from_naive(const std::string &descriptor, Direction direction) {
-  const ConvConfig config = parse_descriptor(descriptor);
-  const ConvCase conv_case = make_case(config, FillMode::normal, 11, 0);
+  const Problem config = parse_descriptor(descriptor);
+  const Case conv_case = make_case(config, FillMode::normal, 11, 0);
   const Tensor direct = find_strategy("direct")->run(conv_case, direction);
   const Tensor naive = naive_result(config, conv_case, direction);
   int64_t differing = 0;

@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include "core/conv_case.hpp"
-#include "core/descriptor.hpp"
-#include "core/reference.hpp"
-#include "core/strategy.hpp"
-#include "core/verify.hpp"
+#include "core/numerics/case.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/numerics/reference.hpp"
+#include "core/run/strategy.hpp"
+#include "core/run/verify.hpp"
 
 namespace convcheck::testing {
 
@@ -33,9 +33,9 @@ std::vector<std::string> disagreements(const std::string &strategy_name, const s
                                        bool allow_skips) {
   const Strategy *strategy = find_strategy(strategy_name);
   if (strategy == nullptr) return {"no strategy " + strategy_name};
-  const ConvConfig config = parse_descriptor(descriptor);
+  const Problem config = parse_descriptor(descriptor);
   validate(config);
-  const ConvCase conv_case = make_case(config, fill, 7, 3);
+  const Case conv_case = make_case(config, fill, 7, 3);
   const Reference reference = compute_reference(conv_case);
   std::vector<std::string> problems;
   for (Direction direction : all_directions) {

@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "core/conv_config.hpp"
-#include "core/fill.hpp"
+#include "core/problem/problem.hpp"
+#include "core/numerics/fill.hpp"
 
 namespace convcheck::testing {
 

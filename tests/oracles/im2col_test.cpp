@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "core/descriptor.hpp"
-#include "core/strategy.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/run/strategy.hpp"
 #include "tests/oracles/edge_configs.hpp"
 
 namespace convcheck {
@@ -19,7 +19,7 @@ TEST(Im2col, SupportsEveryEdgeConfigAndDirection) {
 // Every tensor is under the cap, but the column buffer (C/G*R*S x P*Q = 400 x 2^20) is not: skipped with a
 // reason instead of allocating 1.6 GB.
 TEST(Im2col, SkipsAColumnBufferLargerThanTheCap) {
-  const ConvConfig config = parse_descriptor("mb1ic16ih1024iw1024oc1kh5kw5pt2pb2pl2pr2");
+  const Problem config = parse_descriptor("mb1ic16ih1024iw1024oc1kh5kw5pt2pb2pl2pr2");
   validate(config);
   EXPECT_EQ(find_strategy("im2col")->unsupported_reason(config, Direction::output),
             "im2col column buffer of 400x1048576 elements exceeds the cap of 268435456");

@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "core/generators.hpp"
-#include "core/layout.hpp"
-#include "core/strategy.hpp"
+#include "core/problem/generators.hpp"
+#include "core/tensor/layout.hpp"
+#include "core/run/strategy.hpp"
 #include "oracles/naive.hpp"
 #include "tests/oracles/edge_configs.hpp"
 
@@ -27,12 +27,13 @@ TEST(LayoutNative, CaseLayoutAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPEC
 // The loops really compute in the held layout: before the transform back, the result is the naive result
 // transformed into that layout, bit for bit (exact fill makes every summation order exact).
 RC_GTEST_PROP(LayoutNative, HeldResultIsTheNaiveResultInTheHeldLayout, ()) {
-  const ConvConfig config = *conv_configs();
-  const auto data_layout = *rc::gen::element(DataLayout::nchw, DataLayout::nhwc);
-  const auto weight_layout = *rc::gen::element(WeightLayout::oihw, WeightLayout::hwio, WeightLayout::ohwi);
-  const ConvCase c = make_case(config, FillMode::exact, 11, 0);
-  const HeldInputs held{data_layout, weight_layout, to_data_layout(c.data, data_layout),
-                        to_weight_layout(c.weight, weight_layout), to_data_layout(c.grad_output, data_layout)};
+  const Problem config = *problems();
+  RC_PRE(config.ndims == 2); // the layout strategies declare 2-D problems only
+  const auto data_layout = *rc::gen::element(DataLayout::ncx, DataLayout::nxc);
+  const auto weight_layout = *rc::gen::element(WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi);
+  const Case c = make_case(config, FillMode::exact, 11, 0);
+  const HeldInputs held{data_layout, weight_layout, to_data_layout(c[Role::data], data_layout),
+                        to_weight_layout(c[Role::weight], weight_layout), to_data_layout(c[Role::grad_output], data_layout)};
   for (Direction direction : all_directions) {
     const Tensor naive = naive_result(config, c, direction);
     const Tensor expected = direction == Direction::grad_weight ? to_weight_layout(naive, weight_layout)
@@ -58,27 +59,28 @@ TEST(NhwcWeightUntransformed, PassesWhenAtMostOneOfKAndCPerGroupAndRSExceedsOne)
 // The converse, as a property: with at most one of K, C/G and R*S above 1 the OIHW and HWIO flat orders coincide,
 // so the buggy strategy returns exactly what the correct NHWC/HWIO strategy returns.
 RC_GTEST_PROP(NhwcWeightUntransformed, MatchesNhwcHwioWhenThePermutationIsTheIdentity, ()) {
-  ConvConfig config = *conv_configs();
+  Problem config = *problems();
+  RC_PRE(config.ndims == 2); // both strategies declare 2-D problems only
   switch (*rc::gen::inRange(0, 3)) {
   case 0: // only K: one input channel per group, 1x1 kernel
     config.in_channels = config.groups;
-    config.kernel_height = config.kernel_width = 1;
+    config.height().kernel = config.width().kernel = 1;
     break;
   case 1: // only C/G: one output channel (so one group), 1x1 kernel
     config.in_channels = config.in_channels_per_group();
     config.groups = config.out_channels = 1;
-    config.kernel_height = config.kernel_width = 1;
+    config.height().kernel = config.width().kernel = 1;
     break;
   default: // only R*S: one input and one output channel
     config.groups = config.in_channels = config.out_channels = 1;
   }
   validate(config);
-  const ConvCase c = make_case(config, FillMode::normal, 5, 1);
+  const Case c = make_case(config, FillMode::normal, 5, 1);
   const Strategy *buggy = find_strategy("nhwc_weight_untransformed");
   RC_ASSERT(buggy != nullptr);
   for (Direction direction : all_directions)
     RC_ASSERT(same_values(buggy->run(c, direction),
-                          layout_converted_result(c, direction, DataLayout::nhwc, WeightLayout::hwio)));
+                          layout_converted_result(c, direction, DataLayout::nxc, WeightLayout::xio)));
 }
 
 } // namespace

@@ -1,12 +1,12 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "core/conv_case.hpp"
-#include "core/descriptor.hpp"
-#include "core/fill.hpp"
+#include "core/numerics/case.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/numerics/fill.hpp"
 #include "oracles/legalized.hpp"
 #include "oracles/naive.hpp"
-#include "oracles/tensor_ops.hpp"
+#include "oracles/support/tensor_ops.hpp"
 #include "tests/oracles/edge_configs.hpp"
 
 namespace convcheck {
@@ -27,8 +27,8 @@ std::vector<double> values(const Tensor &tensor) {
 
 // grad_weight with TVM's literal channel order equals the naive loops (exact fill: bit for bit)?
 bool tvm_channel_order_agrees(const std::string &descriptor) {
-  const ConvConfig config = parse_descriptor(descriptor);
-  const ConvCase conv_case = make_case(config, FillMode::exact, 7, 3);
+  const Problem config = parse_descriptor(descriptor);
+  const Case conv_case = make_case(config, FillMode::exact, 7, 3);
   const Tensor tvm = legalized_grad_weight(conv_case, {.wgrad_tvm_channel_order = true});
   return values(tvm) == values(naive_result(config, conv_case, Direction::grad_weight));
 }
@@ -72,12 +72,13 @@ RC_GTEST_PROP(TensorOps, Conv2dIsEachElementsOrderedSumWhateverTheSchedule, ()) 
                             .pad_right = *rc::gen::inRange<int64_t>(0, 3)};
   RC_PRE(H + p.pad_top + p.pad_bottom > p.dilation_height * (R - 1) &&
          W + p.pad_left + p.pad_right > p.dilation_width * (S - 1));
-  const ConvConfig config = parse_descriptor("mb1ic1ih1oc1kh1");
-  auto normal = [&](Shape shape, TensorRole role) {
-    return fill_tensor(config, shape, FillMode::normal, *rc::gen::arbitrary<uint64_t>(), 0, role);
+  const Problem config = parse_descriptor("mb1ic1ih1oc1kh1");
+  auto normal = [&](Shape shape, Role role) {
+    return fill_values(DType::float32, shape, FillMode::normal, *rc::gen::arbitrary<uint64_t>(), 0,
+                       info(role).fill_stream, 1);
   };
-  const Tensor data = normal({batch, groups * per_group, H, W}, TensorRole::data);
-  const Tensor weight = normal({out_channels, per_group, R, S}, TensorRole::weight);
+  const Tensor data = normal({batch, groups * per_group, H, W}, Role::data);
+  const Tensor weight = normal({out_channels, per_group, R, S}, Role::weight);
   const Tensor out = ops::conv2d(data, weight, p);
   const int64_t P = out.shape()[2], Q = out.shape()[3];
   const float *x = data.data<float>(), *w = weight.data<float>();

@@ -8,11 +8,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "core/conv_case.hpp"
-#include "core/descriptor.hpp"
-#include "core/reference.hpp"
-#include "core/strategy.hpp"
-#include "core/verify.hpp"
+#include "core/numerics/case.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/numerics/reference.hpp"
+#include "core/run/strategy.hpp"
+#include "core/run/verify.hpp"
 #include "oracles/onednn.hpp"
 #include "tests/oracles/edge_configs.hpp"
 
@@ -20,7 +20,7 @@ namespace convcheck {
 
 namespace {
 
-bool is_float64(const std::string &descriptor) { return parse_descriptor(descriptor).dtype == DType::float64; }
+bool is_float64(const std::string &descriptor) { return parse_descriptor(descriptor).precision.src == DType::float64; }
 
 const Strategy &onednn() {
   const Strategy *strategy = find_strategy("onednn");
@@ -31,7 +31,7 @@ const Strategy &onednn() {
 constexpr OnednnPath all_paths[] = {OnednnPath::plain, OnednnPath::any_weights, OnednnPath::blocked};
 
 // Each path's problems on one case: a direction that did not pass (or weakly pass) against the reference.
-std::vector<std::string> path_disagreements(const ConvCase &conv_case, OnednnPath path) {
+std::vector<std::string> path_disagreements(const Case &conv_case, OnednnPath path) {
   const Reference reference = compute_reference(conv_case);
   const std::array<RunResult, 3> runs = onednn_results(conv_case, path);
   std::vector<std::string> problems;
@@ -73,7 +73,7 @@ TEST(Onednn, StrategyAgreesWithReferenceOnFloat32EdgeConfigs) {
 // Over many cases of a campaign, each path is taken about as often as onednn.cpp says (3/4, 1/8, 1/8), whatever
 // the config; and the path is a function of (seed, case index) alone, so shrinking keeps it.
 TEST(Onednn, PathsAreSpreadOverCasesAndFollowTheCaseIndex) {
-  const ConvConfig small = parse_descriptor("mb1ic1ih2oc1kh1"), other = parse_descriptor("g2mb2ic4ih5oc6kh3_nhwc");
+  const Problem small = parse_descriptor("mb1ic1ih2oc1kh1"), other = parse_descriptor("g2mb2ic4ih5oc6kh3_nhwc");
   std::map<OnednnPath, int> taken;
   for (uint64_t index = 0; index < 4000; ++index) {
     const OnednnPath path = onednn_path(make_case(small, FillMode::exact, 11, index));
@@ -103,12 +103,12 @@ TEST(Onednn, SkipsFloat64EdgeConfigsWithAReason) {
     EXPECT_TRUE(problems.empty()) << edge.descriptor << ": " << (problems.empty() ? "" : problems.front());
     for (Direction direction : all_directions)
       EXPECT_EQ(onednn().unsupported_reason(parse_descriptor(edge.descriptor), direction),
-                "oneDNN's CPU convolution has no float64 (f32, bf16, f16, int8 only)");
+                "float64 is not supported (formats: float32)");
   }
 }
 
 TEST(Onednn, NamesTheImplementationThatRanAndItsPath) {
-  const ConvCase conv_case = make_case(parse_descriptor("g3mb2ic6ih5iw7oc9kh3kw2sh2pt1pl1_nhwc_hwio"),
+  const Case conv_case = make_case(parse_descriptor("g3mb2ic6ih5iw7oc9kh3kw2sh2pt1pl1_nhwc_hwio"),
                                        FillMode::normal, 7, 3);
   for (Direction direction : all_directions) {
     const std::string name = onednn().implementation(conv_case, direction);
@@ -121,9 +121,9 @@ TEST(Onednn, NamesTheImplementationThatRanAndItsPath) {
 // A thread's cases share one scratchpad buffer (and stream): what a larger case left in it must not reach the
 // results of the next one, which are bit for bit those of the same case on a fresh thread.
 TEST(Onednn, ResultsDoNotDependOnTheCasesBeforeThemOnTheThread) {
-  const ConvCase large = make_case(parse_descriptor("g2mb2ic8ih12iw11oc8kh3kw3pt1pl1_nhwc"), FillMode::normal, 7, 1);
-  const ConvCase small = make_case(parse_descriptor("mb1ic3ih5iw4oc2kh2kw3"), FillMode::normal, 7, 2);
-  const auto on_fresh_thread = [](const ConvCase &conv_case, OnednnPath path) {
+  const Case large = make_case(parse_descriptor("g2mb2ic8ih12iw11oc8kh3kw3pt1pl1_nhwc"), FillMode::normal, 7, 1);
+  const Case small = make_case(parse_descriptor("mb1ic3ih5iw4oc2kh2kw3"), FillMode::normal, 7, 2);
+  const auto on_fresh_thread = [](const Case &conv_case, OnednnPath path) {
     return std::async(std::launch::async, [&] { return onednn_results(conv_case, path); }).get();
   };
   for (OnednnPath path : all_paths) {
@@ -145,7 +145,7 @@ TEST(Onednn, ResultsDoNotDependOnTheCasesBeforeThemOnTheThread) {
 // deadlocked (planned for omp_get_max_threads() threads, ran on one) until the strategy planned for one thread.
 // The region runs on a detached thread so that a regression fails this test instead of hanging the suite.
 TEST(Onednn, RunsInsideAnOpenMPParallelRegion) {
-  auto conv_case = std::make_shared<const ConvCase>(
+  auto conv_case = std::make_shared<const Case>(
       make_case(parse_descriptor("mb2ic1ih5iw6oc2kh4kw4_nhwc"), FillMode::exact, 7, 3));
   auto finished = std::make_shared<std::promise<bool>>();
   std::future<bool> all_returned = finished->get_future();

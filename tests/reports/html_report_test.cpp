@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "core/descriptor.hpp"
-#include "core/generators.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/problem/generators.hpp"
 #include "reports/json_report.hpp"
 #include "reports/markup.hpp"
 
@@ -28,7 +28,7 @@ CampaignReport campaign(int64_t count, uint64_t first = 0, uint64_t step = 1, bo
   options.seed = 5;
   options.threads = 2;
   options.saved_per_failure_kind = 0; // nothing shrunk or written: the page needs only the counts
-  const CaseSource source{count, [](uint64_t index) { return generate_config(5, index); }, first, step};
+  const CaseSource source{count, [](uint64_t index) { return generate_problem(5, index); }, first, step};
   const std::vector<std::string> inject =
       correct_only ? std::vector<std::string>{} : std::vector<std::string>{"pad_order"};
   return run_campaign(source, select_strategies("naive", inject), options);
@@ -55,7 +55,7 @@ CampaignReport hostile_report() {
   const std::string strategy = "<img src=x onerror=alert(1)>";
   report.tallies.push_back({strategy, {}});
   report.tallies[0].by_direction[0].failed = 1;
-  const ConvConfig config = parse_descriptor("ic2ih3oc1kh2");
+  const Problem config = parse_descriptor("ic2ih3oc1kh2");
   const std::string problem = "exit 1; output: </pre><script>alert(\"x\")</script> & 'q' "
                               "<link rel=stylesheet href=https://evil.example/x.css> \xE2\x82";
   report.failures.push_back(

@@ -1,0 +1,35 @@
+#pragma once
+// Compares a result against a reference, element by element, under a per-element bound. Knows nothing about
+// convolution: callers hand it tensors and bounds. Like benchdnn, a pass on mostly-zero reference data is
+// reported as weak (mistrusted), not as a plain pass.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/tensor/tensor.hpp"
+
+namespace convcheck {
+
+/// A reference with more than this fraction of exact zeros cannot show most wrong answers.
+inline constexpr double weak_zero_fraction = 0.5;
+
+struct Diff {
+  bool ok = false;
+  std::string problem;            // one line when !ok: shape, NaN/Inf or the first element over its bound
+  int64_t mismatches = 0;         // elements over their bound (or non-finite where the reference is finite)
+  int64_t first_mismatch = -1;    // flat index, -1 if none
+  double max_error = 0;           // max |got - expected|
+  double max_ratio = 0;           // max |got - expected| / bound (inf where the bound is 0 and the error is not)
+  double bound_at_max_ratio = 0;  // the bound of the element with the largest ratio
+  double zero_fraction = 0;       // fraction of exact zeros in the reference
+  bool weak() const { return ok && zero_fraction > weak_zero_fraction; }
+};
+
+/// Compares `got` with `expected` (same shape expected; any dtype) under `bound` (one entry per element).
+Diff compare(const Tensor &got, const Tensor &expected, const std::vector<double> &bound);
+
+/// "[n, c, h, w]" coordinates of a flat index in `shape`.
+std::string format_index(const Shape &shape, int64_t flat_index);
+
+} // namespace convcheck

@@ -1,0 +1,122 @@
+#include "core/numerics/reference.hpp"
+
+#include <cmath>
+
+#include "core/numerics/naive_loops.hpp"
+#include "core/numerics/tolerance.hpp"
+
+namespace convcheck {
+
+namespace {
+
+// Accumulates in double, alongside each element's sum of |products| for its error bound (core/numerics/naive_loops.hpp's
+// accumulator interface). The double result need not be bit-identical to any one order: the bound already allows
+// the reference its own gamma(k, 2^-53) for any order, so the dot products may be vectorized.
+struct BoundedAccumulator {
+  double *value;
+  double *abs_sum;
+
+  void axpy(int64_t first, int64_t result_stride, const double *x, int64_t x_stride, double w, int64_t count) {
+    double *v = value + first, *a = abs_sum + first;
+    if (result_stride == 1 && x_stride == 1) {
+#pragma omp simd
+      for (int64_t j = 0; j < count; ++j) {
+        const double product = x[j] * w;
+        v[j] += product;
+        a[j] += std::abs(product);
+      }
+      return;
+    }
+    for (int64_t j = 0; j < count; ++j) {
+      const double product = x[j * x_stride] * w;
+      v[j * result_stride] += product;
+      a[j * result_stride] += std::abs(product);
+    }
+  }
+
+  void dot(int64_t index, const double *x, const double *y, int64_t y_stride, int64_t count) {
+    double sum = 0, magnitude = 0;
+#pragma omp simd reduction(+ : sum, magnitude)
+    for (int64_t j = 0; j < count; ++j) {
+      const double product = x[j] * y[j * y_stride];
+      sum += product;
+      magnitude += std::abs(product);
+    }
+    value[index] += sum;
+    abs_sum[index] += magnitude;
+  }
+};
+
+// An input once: its values in double, and whether all of them are integers (for the exact-sum rule).
+struct DoubleInput {
+  Tensor values;
+  bool integers = true;
+};
+
+DoubleInput to_double(const Tensor &tensor) {
+  DoubleInput input{tensor.cast(DType::float64), true};
+  const double *v = input.values.data<double>();
+  for (int64_t i = 0, count = input.values.size(); i < count && input.integers; ++i)
+    input.integers = v[i] == std::nearbyint(v[i]);
+  return input;
+}
+
+// Runs one naive loop nest in double and turns the sums of |products| into bounds.
+template <class Loop>
+DirectionReference reference_for(const Problem &problem, Direction direction, const DoubleInput &a,
+                                 const DoubleInput &b, Loop loop) {
+  DirectionReference reference{Tensor(DType::float64, result_shape(problem, direction)), {}};
+  const int64_t count = reference.expected.size();
+  reference.bound.assign(static_cast<size_t>(count), 0.0);
+  BoundedAccumulator accumulator{reference.expected.data<double>(), reference.bound.data()};
+  loop(problem, a.values.data<double>(), b.values.data<double>(), accumulator);
+  // bound[] held the sums of |products| until here.
+  const TermCounts terms = term_counts(problem, direction);
+  ErrorBound bound(problem.precision.acc, result_dtype(problem, direction), a.integers && b.integers);
+  const auto extent = [&](size_t axis) { return static_cast<int64_t>(terms.per_axis[axis].size()); };
+  const int64_t depths = extent(0), rows = extent(1), columns = extent(2);
+  double *element = reference.bound.data();
+  for (int64_t outer = 0; outer < count / (depths * rows * columns); ++outer)
+    for (int64_t z = 0; z < depths; ++z)
+      for (int64_t y = 0; y < rows; ++y)
+        for (int64_t x = 0; x < columns; ++x, ++element) *element = bound(*element, terms.at(z, y, x));
+  return reference;
+}
+
+// The naive loop nest of each direction, with the two inputs it reads (core/problem/direction.hpp).
+DirectionReference direction_reference(const Problem &problem, Direction direction,
+                                       const std::map<Role, DoubleInput> &inputs) {
+  const DirectionInfo &d = info(direction);
+  const DoubleInput &a = inputs.at(d.reads[0]), &b = inputs.at(d.reads[1]);
+  switch (direction) {
+  case Direction::output:
+    return reference_for(problem, direction, a, b, [](auto &&...args) { naive_forward(args...); });
+  case Direction::grad_data:
+    return reference_for(problem, direction, a, b, [](auto &&...args) { naive_grad_data(args...); });
+  case Direction::grad_weight: break;
+  }
+  return reference_for(problem, direction, a, b, [](auto &&...args) { naive_grad_weight(args...); });
+}
+
+std::map<Role, DoubleInput> widen_inputs(const Case &c) {
+  std::map<Role, DoubleInput> inputs;
+  for (Role role : input_roles) inputs.emplace(role, to_double(c[role]));
+  return inputs;
+}
+
+} // namespace
+
+DirectionReference compute_reference(const Case &c, Direction direction) {
+  return direction_reference(c.problem, direction, widen_inputs(c));
+}
+
+Reference compute_reference(const Case &c) {
+  // Each input is widened (and checked for integers) once, not once per direction that reads it.
+  const std::map<Role, DoubleInput> inputs = widen_inputs(c);
+  Reference reference;
+  for (const DirectionInfo &d : directions(c.problem.op))
+    reference.directions.emplace(d.direction, direction_reference(c.problem, d.direction, inputs));
+  return reference;
+}
+
+} // namespace convcheck

@@ -1,0 +1,38 @@
+#include "core/problem/direction.hpp"
+
+namespace convcheck {
+
+namespace {
+
+// In Role order. A gradient has the shape and format of the tensor it is the gradient of.
+const std::array<RoleInfo, 6> roles{{
+    {Role::data, "data", &Problem::data_shape, &Precision::src, 1},
+    {Role::weight, "weight", &Problem::weight_shape, &Precision::weight, 2},
+    {Role::output, "output", &Problem::output_shape, &Precision::dst, 0},
+    {Role::grad_output, "grad_output", &Problem::output_shape, &Precision::dst, 3},
+    {Role::grad_data, "grad_data", &Problem::data_shape, &Precision::src, 0},
+    {Role::grad_weight, "grad_weight", &Problem::weight_shape, &Precision::weight, 0},
+}};
+
+// In Direction order.
+const std::array<DirectionInfo, 3> conv_directions{{
+    {Direction::output, "output", {Role::data, Role::weight}, Role::output},
+    {Direction::grad_data, "grad_data", {Role::grad_output, Role::weight}, Role::grad_data},
+    {Direction::grad_weight, "grad_weight", {Role::grad_output, Role::data}, Role::grad_weight},
+}};
+
+} // namespace
+
+std::span<const RoleInfo> role_table() { return roles; }
+const RoleInfo &info(Role role) { return roles[static_cast<size_t>(role)]; }
+
+std::span<const DirectionInfo> directions(Op op) {
+  switch (op) {
+  case Op::conv: return conv_directions;
+  }
+  return {};
+}
+
+const DirectionInfo &info(Direction direction) { return conv_directions[static_cast<size_t>(direction)]; }
+
+} // namespace convcheck

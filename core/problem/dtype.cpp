@@ -1,0 +1,43 @@
+#include "core/problem/dtype.hpp"
+
+#include <array>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "core/input_error.hpp"
+
+namespace convcheck {
+
+namespace {
+
+// In DType order.
+constexpr std::array<DTypeInfo, 2> rows{{
+    {DType::float32, "float32", "f32", 0x1.0p-24, 0x1.0p-126, 0x1.0p-149, 0x1.0p24, 32, 4},
+    {DType::float64, "float64", "f64", 0x1.0p-53, 0x1.0p-1022, 0x1.0p-1074, 0x1.0p53, 64, 4},
+}};
+
+std::string lower(std::string text) {
+  for (char &c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+} // namespace
+
+std::span<const DTypeInfo> dtype_table() { return rows; }
+
+const DTypeInfo &info(DType dtype) { return rows[static_cast<size_t>(dtype)]; }
+
+std::string to_string(DType dtype) { return info(dtype).name; }
+
+DType parse_dtype(const std::string &text, const std::string &what) {
+  const std::string key = lower(text);
+  std::string known;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (key == rows[i].name || key == rows[i].word) return rows[i].dtype;
+    known += fmt::format("{}{}", i == 0 ? "" : i + 1 == rows.size() ? " or " : ", ", rows[i].name);
+  }
+  throw InputError(fmt::format("{} '{}' is not {}", what, text, known));
+}
+
+} // namespace convcheck

@@ -1,0 +1,89 @@
+#pragma once
+// A run over a list of cases: generate or take each config, make its inputs, compute the reference once, run
+// every strategy on every direction, tally verdicts, then shrink and save the first failures of each
+// strategy/direction. Cases run in forked worker processes (core/process/case_workers.hpp), so a strategy that crashes
+// or hangs is a finding, not the end of the run; each case is a pure function of (seed, index), and tallies are
+// gathered in index order, so verdicts do not depend on the number of workers.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/run/campaign_stats.hpp"
+#include "core/problem/problem.hpp"
+#include "core/numerics/fill.hpp"
+#include "core/run/finding.hpp"
+#include "core/run/strategy.hpp"
+
+namespace convcheck {
+
+struct CampaignOptions {
+  uint64_t seed = 1;
+  double time_limit_s = 0; // 0: no limit
+  int threads = 0;         // worker processes; 0: one per core
+  double run_timeout_s = 60; // longest one strategy may run on one direction of one case before it is a timeout
+  FillMode fill = FillMode::mixed;
+  std::string corpus_dir = "convcheck-findings";
+  bool shrink = true;
+  size_t saved_per_failure_kind = 1; // failures saved (and shrunk) per strategy/direction; the rest are counted
+  /// Polled between chunks of cases: true stops starting new cases (a signal, say); what ran is still
+  /// reported and its failures saved.
+  std::function<bool()> stop_requested;
+};
+
+/// Where configs come from: fuzz generates them from the seed, `check` reads a list. The run visits case indices
+/// first, first + step, ... (`count` of them): a shard I of N of a campaign is first = I, step = N, so N shards
+/// together run exactly the cases of the unsharded campaign, each under its own index.
+struct CaseSource {
+  int64_t count = 0;
+  std::function<Problem(uint64_t case_index)> config_at;
+  uint64_t first = 0;
+  uint64_t step = 1;
+};
+
+struct Tally {
+  int64_t passed = 0, weak = 0, failed = 0, skipped = 0;
+  double seconds = 0; // summed over cases and threads
+};
+
+struct StrategyTally {
+  std::string name;
+  std::array<Tally, 3> by_direction; // indexed by Direction
+};
+
+struct ReportedFailure {
+  Failure failure;
+  std::optional<SavedFinding> saved; // empty for failures beyond saved_per_failure_kind
+};
+
+struct CampaignReport {
+  uint64_t seed = 0;
+  int64_t cases = 0;
+  double elapsed_s = 0;
+  double warm_up_s = 0; // of elapsed_s, spent warming strategies up (Strategy::warm_up) before the first case
+  FillMode fill = FillMode::mixed;
+  double reference_s = 0; // computing inputs and the double reference, summed over workers
+  std::vector<StrategyTally> tallies; // in strategy order
+  std::vector<ReportedFailure> failures;
+  CampaignStats stats; // what the cases covered and how close each strategy came to its bound
+  bool interrupted = false; // stopped by stop_requested before the planned cases ran
+  int64_t peak_rss_kib = 0;        // of the main process
+  int64_t worker_peak_rss_kib = 0; // of the largest worker (or finding saver)
+  bool failed() const { return !failures.empty(); }
+};
+
+struct Progress {
+  int64_t cases_done = 0;
+  int64_t cases_total = 0;
+  size_t failures = 0;
+  double elapsed_s = 0;
+};
+
+/// Runs the campaign; `progress` (optional) is called after each chunk of cases.
+CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy> &strategies,
+                            const CampaignOptions &options, const std::function<void(const Progress &)> &progress = {});
+
+} // namespace convcheck

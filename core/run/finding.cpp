@@ -1,0 +1,130 @@
+#include "core/run/finding.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "core/storage/case_file.hpp"
+#include "core/process/clock.hpp"
+#include "core/numerics/case.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/process/forked.hpp"
+#include "core/input_error.hpp"
+#include "core/numerics/reference.hpp"
+#include "core/problem/shrink.hpp"
+#include "core/run/verify.hpp"
+
+namespace convcheck {
+
+namespace {
+
+uint64_t fnv1a(const std::string &text) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
+  return hash;
+}
+
+} // namespace
+
+std::string finding_hash(const Problem &config, const std::string &strategy, const std::string &direction) {
+  return fmt::format("{:016x}", fnv1a(fmt::format("{}/{}/{}", format_descriptor(config), strategy, direction)));
+}
+
+std::string finding_path(const std::string &corpus_dir, const Problem &config, const std::string &strategy,
+                         Direction direction) {
+  const std::string direction_name = to_string(direction);
+  return (std::filesystem::path(corpus_dir) /
+          fmt::format("{}-{}-{}.h5", strategy, direction_name, finding_hash(config, strategy, direction_name)))
+      .string();
+}
+
+namespace {
+
+// Does running `strategy` on `direction` of `conv_case` still end as `kind` does? Crashes and timeouts are judged
+// in a forked child, mismatches here.
+Outcome outcome_on(const Case &conv_case, const Strategy &strategy, Direction direction, FailureKind kind,
+                   double run_timeout_s) {
+  // A smaller problem the strategy does not support shows nothing: it is not still failing.
+  if (std::string reason = strategy.unsupported_reason(conv_case.problem, direction); !reason.empty())
+    return Outcome{strategy.name, direction, Verdict::skipped, std::move(reason)};
+  if (kind == FailureKind::mismatch) {
+    Reference reference;
+    reference.directions.emplace(direction, compute_reference(conv_case, direction));
+    return verify_one(conv_case, reference, strategy, direction);
+  }
+  const ForkedEnd end = run_forked({[&] {
+                                     strategy.run ? (void)strategy.run(conv_case, direction)
+                                                  : (void)strategy.run_case(conv_case);
+                                     return std::string();
+                                   }},
+                                   1, run_timeout_s)[0];
+  const bool same = end.kind == (kind == FailureKind::crash ? ForkedEnd::Kind::crashed : ForkedEnd::Kind::timed_out);
+  Outcome outcome{strategy.name, direction, same ? Verdict::failed : Verdict::passed, end.description, {}, {}};
+  outcome.kind = kind;
+  return outcome;
+}
+
+void write_finding(const SavedFinding &saved, const Failure &failure, CaseFile &case_file,
+                   const std::string &corpus_dir) {
+  case_file.finding = FindingRecord{failure.strategy, to_string(failure.direction), saved.problem,
+                                    case_file.finding ? case_file.finding->implementation : "",
+                                    to_string(failure.kind)};
+  std::error_code error;
+  std::filesystem::create_directories(corpus_dir, error);
+  if (error) throw InputError(fmt::format("cannot create corpus directory {}: {}", corpus_dir, error.message()));
+  write_case_file(saved.path, case_file);
+}
+
+} // namespace
+
+SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &strategies, uint64_t seed,
+                          FillMode fill, const std::string &corpus_dir, bool shrink_it, double run_timeout_s) {
+  const auto failing = std::find_if(strategies.begin(), strategies.end(),
+                                    [&](const Strategy &s) { return s.name == failure.strategy; });
+  assert(failing != strategies.end());
+  auto outcome_for = [&](const Problem &config) {
+    return outcome_on(make_case(config, fill, seed, failure.case_index), *failing, failure.direction, failure.kind,
+                      run_timeout_s);
+  };
+  SavedFinding saved{failure.config, failure.problem, 0, 0, {}};
+  if (shrink_it) {
+    const auto start = Clock::now();
+    const ShrinkResult result = shrink(failure.config, [&](const Problem &config) {
+      return outcome_for(config).verdict == Verdict::failed;
+    });
+    saved.shrunk = result.problem;
+    saved.shrink_steps = result.steps;
+    saved.shrink_tries = result.tries;
+    saved.shrink_s = seconds_since(start);
+  }
+  const Outcome outcome = outcome_for(saved.shrunk);
+  saved.problem = outcome.verdict == Verdict::failed ? outcome.detail : failure.problem;
+
+  CaseFile case_file{make_case(saved.shrunk, fill, seed, failure.case_index), {}, {}};
+  case_file.finding = FindingRecord{{}, {}, {}, outcome.implementation, {}};
+  const Reference reference = compute_reference(case_file.conv_case);
+  for (const Strategy &strategy : strategies)
+    for (Direction direction : all_directions) {
+      // A strategy that crashed or hung is not run again here, on any direction: it might take this process along.
+      if (failure.kind != FailureKind::mismatch && strategy.name == failure.strategy) continue;
+      Tensor result;
+      verify_one(case_file.conv_case, reference, strategy, direction, &result);
+      if (!result.empty()) case_file.results[strategy.name][direction] = std::move(result);
+    }
+  saved.path = finding_path(corpus_dir, saved.shrunk, failure.strategy, failure.direction);
+  write_finding(saved, failure, case_file, corpus_dir);
+  return saved;
+}
+
+SavedFinding save_inputs_only(const Failure &failure, uint64_t seed, FillMode fill, const std::string &corpus_dir,
+                              const std::string &note) {
+  SavedFinding saved{failure.config, fmt::format("{} ({})", failure.problem, note), 0, 0, {}};
+  CaseFile case_file{make_case(failure.config, fill, seed, failure.case_index), {}, {}};
+  saved.path = finding_path(corpus_dir, saved.shrunk, failure.strategy, failure.direction);
+  write_finding(saved, failure, case_file, corpus_dir);
+  return saved;
+}
+
+} // namespace convcheck

@@ -1,0 +1,115 @@
+#include "core/run/strategy.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/input_error.hpp"
+
+namespace convcheck {
+
+namespace {
+
+// Function-local so registrations from other translation units never see it uninitialised.
+std::vector<std::unique_ptr<Strategy>> &registry() {
+  static std::vector<std::unique_ptr<Strategy>> strategies;
+  return strategies;
+}
+
+std::string known_names(bool injected) {
+  std::string names;
+  for (const Strategy *strategy : registered_strategies())
+    if (strategy->injected == injected) names += (names.empty() ? "" : ", ") + strategy->name;
+  return names;
+}
+
+// "1, 2" from a list, each item spelled by `spell`.
+template <class T, class Spell> std::string listing(const std::vector<T> &items, Spell spell) {
+  std::string text;
+  for (const T &item : items) text += (text.empty() ? "" : ", ") + spell(item);
+  return text.empty() ? "none" : text;
+}
+
+template <class T> bool contains(const std::vector<T> &items, const T &item) {
+  return std::find(items.begin(), items.end(), item) != items.end();
+}
+
+} // namespace
+
+std::string Support::refusal(const Problem &p) const {
+  if (!contains(ops, p.op))
+    return fmt::format("op {} is not supported (ops: {})", to_string(p.op),
+                       listing(ops, [](Op op) { return to_string(op); }));
+  if (!contains(ranks, p.ndims))
+    return fmt::format("{}-D problems are not supported (ranks: {})", p.ndims,
+                       listing(ranks, [](int64_t rank) { return std::to_string(rank); }));
+  const std::optional<DType> single = p.precision.single();
+  auto dtype_names = [&] { return listing(dtypes, [](DType dtype) { return to_string(dtype); }); };
+  if (!single)
+    return fmt::format("mixed formats {}:{}:{}:{} are not supported (one of: {})", to_string(p.precision.src),
+                       to_string(p.precision.weight), to_string(p.precision.dst), to_string(p.precision.acc),
+                       dtype_names());
+  if (!contains(dtypes, *single))
+    return fmt::format("{} is not supported (formats: {})", to_string(*single), dtype_names());
+  if (!contains(data_layouts, p.data_layout))
+    return fmt::format("data layout {} is not supported", to_string(p.data_layout, p.ndims));
+  if (!contains(weight_layouts, p.weight_layout))
+    return fmt::format("weight layout {} is not supported", to_string(p.weight_layout, p.ndims));
+  const bool crop = std::any_of(p.axes.begin(), p.axes.end(),
+                                [](const SpatialAxis &a) { return a.pad_begin < 0 || a.pad_end < 0; });
+  if (crop && !crops) return "negative padding (a crop) is not supported";
+  return "";
+}
+
+Registration::Registration(Strategy strategy) {
+  assert(find_strategy(strategy.name) == nullptr && "two strategies share a name");
+  registry().push_back(std::make_unique<Strategy>(std::move(strategy)));
+}
+
+std::vector<const Strategy *> registered_strategies() {
+  std::vector<const Strategy *> result;
+  for (const auto &strategy : registry()) result.push_back(strategy.get());
+  std::sort(result.begin(), result.end(), [](const Strategy *a, const Strategy *b) {
+    return std::tie(a->injected, a->name) < std::tie(b->injected, b->name);
+  });
+  return result;
+}
+
+const Strategy *find_strategy(const std::string &name) {
+  for (const auto &strategy : registry())
+    if (strategy->name == name) return strategy.get();
+  return nullptr;
+}
+
+std::vector<Strategy> select_strategies(const std::string &names, const std::vector<std::string> &inject) {
+  std::vector<Strategy> selected;
+  auto add = [&](const Strategy &strategy) {
+    const bool present = std::any_of(selected.begin(), selected.end(),
+                                     [&](const Strategy &s) { return s.name == strategy.name; });
+    if (!present) selected.push_back(strategy);
+  };
+  if (names.empty()) {
+    for (const Strategy *strategy : registered_strategies())
+      if (!strategy->injected) add(*strategy);
+  }
+  std::stringstream list(names);
+  for (std::string name; std::getline(list, name, ',');) {
+    if (name.empty()) continue;
+    const Strategy *strategy = find_strategy(name);
+    if (strategy == nullptr || strategy->injected)
+      throw InputError(fmt::format("unknown strategy '{}' (known: {})", name, known_names(false)));
+    add(*strategy);
+  }
+  for (const std::string &name : inject) {
+    const Strategy *strategy = find_strategy(name);
+    if (strategy == nullptr || !strategy->injected)
+      throw InputError(fmt::format("unknown injected bug '{}' (known: {})", name, known_names(true)));
+    add(*strategy);
+  }
+  return selected;
+}
+
+} // namespace convcheck

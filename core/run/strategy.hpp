@@ -1,0 +1,90 @@
+#pragma once
+// A strategy is one way of computing a convolution. Each lives in one file under oracles/ and registers itself
+// with a file-static token:
+//
+//   static const Registration registration{{
+//       .name = "naive", .description = "...",
+//       .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}},
+//       .unsupported = nullptr,              // or: why a (problem, direction) it supports still cannot run
+//       .run = [](const Case &c, Direction d) { ... return result; },
+//   }};
+//
+// What a strategy supports is opt-in: a problem whose op, rank, formats or layouts it does not list is skipped
+// with the reason, so no strategy computes a 2-D conv on a problem it does not understand. `run` returns the
+// direction's result in canonical layout and the result's format. A strategy marked `injected` is a
+// deliberately broken variant reproducing a real bug; it runs only when asked for with --inject.
+
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/numerics/case.hpp"
+#include "core/problem/direction.hpp"
+#include "core/tensor/tensor.hpp"
+
+namespace convcheck {
+
+/// What one call produced for one direction: a result, or why there is none.
+struct RunResult {
+  Tensor result;       // empty when skipped or failed
+  std::string skipped; // why the direction was not computed (reported as skipped)
+  std::string error;   // why no usable result came back (reported as a failure)
+};
+
+/// What a strategy declares it can compute. Empty lists support nothing.
+struct Support {
+  std::vector<Op> ops;
+  std::vector<int64_t> ranks;  ///< spatial dimensions
+  std::vector<DType> dtypes;   ///< problems whose tensors and accumulation all use one of these formats
+  std::vector<DataLayout> data_layouts = {DataLayout::ncx, DataLayout::nxc};
+  std::vector<WeightLayout> weight_layouts = {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi};
+  bool crops = false;          ///< negative padding
+
+  /// Why `problem` is outside this support ("" when it is inside), e.g. "rank 3 is not supported (ranks 2)".
+  std::string refusal(const Problem &problem) const;
+};
+
+struct Strategy {
+  std::string name;
+  std::string description; // one line: what it computes and what it supports
+  bool injected = false;
+  /// The problems it can compute at all.
+  Support supports;
+  /// Why `direction` cannot run on a problem inside `supports` ("" or a null function: it can), such as a
+  /// workspace over the cap. Such a case is skipped, not failed.
+  std::function<std::string(const Problem &, Direction)> unsupported;
+  /// The direction's result, canonical layout, the result's format. May throw; that is recorded as a finding.
+  std::function<Tensor(const Case &, Direction)> run;
+  /// Optional, instead of `run`: all three directions from one call (indexed by Direction), for
+  /// implementations that compute them together, such as an external process.
+  std::function<std::array<RunResult, 3>(const Case &)> run_case;
+  /// Optional: one-time work of the process (oneDNN compiling its GEMM kernels, say), done once by a campaign
+  /// before it forks its workers, so that each worker inherits it instead of repeating it on its first case.
+  std::function<void()> warm_up;
+  /// Optional: which implementation ran (e.g. oneDNN's impl_info_str), recorded with a finding.
+  std::function<std::string(const Case &, Direction)> implementation;
+
+  /// Why `direction` of `problem` is skipped: outside `supports`, or `unsupported`'s reason; "" when it runs.
+  std::string unsupported_reason(const Problem &problem, Direction direction) const {
+    if (std::string refused = supports.refusal(problem); !refused.empty()) return refused;
+    return unsupported ? unsupported(problem, direction) : std::string();
+  }
+};
+
+/// Every registered strategy, real ones first then injected ones, each group sorted by name.
+std::vector<const Strategy *> registered_strategies();
+
+/// The registered strategy called `name`, or nullptr.
+const Strategy *find_strategy(const std::string &name);
+
+/// Real (not injected) strategies selected by a comma-separated list ("" means all real ones) plus the
+/// injected ones named in `inject`; throws InputError naming an unknown or misplaced name.
+std::vector<Strategy> select_strategies(const std::string &names, const std::vector<std::string> &inject);
+
+/// File-static registration token.
+struct Registration {
+  explicit Registration(Strategy strategy);
+};
+
+} // namespace convcheck

@@ -1,0 +1,149 @@
+#include "core/run/verify.hpp"
+
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "core/process/clock.hpp"
+#include "core/input_error.hpp"
+
+namespace convcheck {
+
+std::string to_string(Verdict verdict) {
+  switch (verdict) {
+  case Verdict::passed: return "passed";
+  case Verdict::weak: return "weak";
+  case Verdict::failed: return "failed";
+  case Verdict::skipped: return "skipped";
+  }
+  return "?";
+}
+
+std::string to_string(FailureKind kind) {
+  switch (kind) {
+  case FailureKind::mismatch: return "mismatch";
+  case FailureKind::crash: return "crash";
+  case FailureKind::timeout: return "timeout";
+  }
+  return "?";
+}
+
+FailureKind parse_failure_kind(const std::string &name) {
+  for (FailureKind kind : {FailureKind::mismatch, FailureKind::crash, FailureKind::timeout})
+    if (name == to_string(kind)) return kind;
+  if (name.empty()) return FailureKind::mismatch;
+  throw InputError(fmt::format("unknown failure kind '{}' (mismatch, crash or timeout)", name));
+}
+
+Outcome judge(const std::string &name, Direction direction, const Tensor &got, const DirectionReference &reference) {
+  Outcome outcome{name, direction, Verdict::failed, {}, {}, {}};
+  if (got.empty()) {
+    outcome.detail = "no result";
+    return outcome;
+  }
+  outcome.diff = compare(got, reference.expected, reference.bound);
+  outcome.verdict = !outcome.diff.ok ? Verdict::failed : outcome.diff.weak() ? Verdict::weak : Verdict::passed;
+  if (outcome.verdict == Verdict::failed) outcome.detail = outcome.diff.problem;
+  if (outcome.verdict == Verdict::weak)
+    outcome.detail = fmt::format("reference is {:.0f}% zeros", 100 * outcome.diff.zero_fraction);
+  return outcome;
+}
+
+namespace {
+
+// Calls `run`, turning any exception into an error message.
+RunResult guarded_run(const Strategy &strategy, const Case &conv_case, Direction direction) {
+  RunResult run;
+  try {
+    run.result = strategy.run(conv_case, direction);
+  } catch (const std::exception &exception) {
+    run.error = fmt::format("threw: {}", exception.what());
+  } catch (...) {
+    run.error = "threw a non-standard exception";
+  }
+  return run;
+}
+
+std::array<RunResult, 3> guarded_run_case(const Strategy &strategy, const Case &conv_case) {
+  try {
+    return strategy.run_case(conv_case);
+  } catch (const std::exception &exception) {
+    std::array<RunResult, 3> runs;
+    for (RunResult &run : runs) run.error = fmt::format("threw: {}", exception.what());
+    return runs;
+  }
+}
+
+Outcome outcome_of(const Strategy &strategy, const Case &conv_case, const Reference &reference,
+                   Direction direction, RunResult run, Tensor *result) {
+  Outcome outcome = !run.skipped.empty() ? Outcome{strategy.name, direction, Verdict::skipped, run.skipped, {}, {}}
+                    : !run.error.empty() ? Outcome{strategy.name, direction, Verdict::failed, run.error, {}, {}}
+                                         : judge(strategy.name, direction, run.result, reference[direction]);
+  // Only a finding records which implementation ran; asking costs time on the hot path, and may itself fail.
+  if (strategy.implementation && outcome.verdict == Verdict::failed) {
+    try {
+      outcome.implementation = strategy.implementation(conv_case, direction);
+    } catch (const std::exception &exception) {
+      outcome.implementation = fmt::format("unknown ({})", exception.what());
+    }
+  }
+  if (result != nullptr) *result = std::move(run.result);
+  return outcome;
+}
+
+
+} // namespace
+
+Outcome verify_one(const Case &conv_case, const Reference &reference, const Strategy &strategy,
+                   Direction direction, Tensor *result) {
+  const std::string reason = strategy.unsupported_reason(conv_case.problem, direction);
+  if (!reason.empty()) return Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}};
+  const auto start = Clock::now();
+  RunResult run = strategy.run_case ? std::move(guarded_run_case(strategy, conv_case)[static_cast<size_t>(direction)])
+                                    : guarded_run(strategy, conv_case, direction);
+  const double seconds = seconds_since(start);
+  Outcome outcome = outcome_of(strategy, conv_case, reference, direction, std::move(run), result);
+  outcome.seconds = seconds;
+  return outcome;
+}
+
+std::vector<Outcome> verify_case(const Case &conv_case, const Reference &reference,
+                                 const std::vector<Strategy> &strategies, const BeforeRun &before) {
+  std::vector<Outcome> outcomes;
+  outcomes.reserve(strategies.size() * all_directions.size());
+  auto left_out = [](const Strategy &strategy, Direction direction) {
+    return Outcome{strategy.name, direction, Verdict::skipped, "left out", {}, {}};
+  };
+  for (size_t index = 0; index < strategies.size(); ++index) {
+    const Strategy &strategy = strategies[index];
+    if (!strategy.run_case) {
+      for (Direction direction : all_directions)
+        outcomes.push_back(!before || before(index, direction)
+                               ? verify_one(conv_case, reference, strategy, direction)
+                               : left_out(strategy, direction));
+      continue;
+    }
+    if (const std::string refused = strategy.supports.refusal(conv_case.problem); !refused.empty()) {
+      for (Direction direction : all_directions)
+        outcomes.push_back(Outcome{strategy.name, direction, Verdict::skipped, refused, {}, {}});
+      continue;
+    }
+    if (before && !before(index, std::nullopt)) {
+      for (Direction direction : all_directions) outcomes.push_back(left_out(strategy, direction));
+      continue;
+    }
+    const auto start = Clock::now();
+    std::array<RunResult, 3> runs = guarded_run_case(strategy, conv_case);
+    const double share = seconds_since(start) / static_cast<double>(all_directions.size());
+    for (Direction direction : all_directions) {
+      const std::string reason = strategy.unsupported_reason(conv_case.problem, direction);
+      outcomes.push_back(reason.empty() ? outcome_of(strategy, conv_case, reference, direction,
+                                                     std::move(runs[static_cast<size_t>(direction)]), nullptr)
+                                        : Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}});
+      outcomes.back().seconds = share;
+    }
+  }
+  return outcomes;
+}
+
+} // namespace convcheck

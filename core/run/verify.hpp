@@ -1,0 +1,53 @@
+#pragma once
+// One case against a set of strategies: run each supported direction, diff against the shared reference, and
+// say what happened. A strategy that throws is a failure (its message is the problem), never a crash.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/numerics/case.hpp"
+#include "core/numerics/diff.hpp"
+#include "core/numerics/reference.hpp"
+#include "core/run/strategy.hpp"
+
+namespace convcheck {
+
+enum class Verdict { passed, weak, failed, skipped };
+std::string to_string(Verdict verdict);
+
+/// How a failed run failed: a wrong answer (or none, or a throw), a crash of the process running it, or no answer
+/// within the per-case timeout. Crashes and timeouts are only seen when strategies run in forked workers.
+enum class FailureKind { mismatch, crash, timeout };
+std::string to_string(FailureKind kind);
+/// The kind named by to_string; "" (a file from before kinds were recorded) is a mismatch. Throws InputError.
+FailureKind parse_failure_kind(const std::string &name);
+
+struct Outcome {
+  std::string strategy;
+  Direction direction = Direction::output;
+  Verdict verdict = Verdict::skipped;
+  std::string detail;         // skip reason or failure problem; empty on a pass
+  Diff diff;                  // meaningful when compared
+  std::string implementation; // from Strategy::implementation, when it has one
+  double seconds = 0;         // time the strategy took for this direction (a share of run_case's call)
+  FailureKind kind = FailureKind::mismatch; // when failed
+};
+
+/// Judges a result (computed or recorded) against the reference of its direction.
+Outcome judge(const std::string &name, Direction direction, const Tensor &got, const DirectionReference &reference);
+
+/// Runs `strategy` on `direction`; `result`, when given, receives what it computed.
+Outcome verify_one(const Case &conv_case, const Reference &reference, const Strategy &strategy,
+                   Direction direction, Tensor *result = nullptr);
+
+/// Called before each run of a strategy: on one direction, or on all three at once (no direction) for a strategy
+/// with run_case. Returning false leaves that run out; its outcomes are then skipped with detail "left out".
+using BeforeRun = std::function<bool(size_t strategy_index, std::optional<Direction> direction)>;
+
+/// Every strategy on every direction, in order (strategy-major).
+std::vector<Outcome> verify_case(const Case &conv_case, const Reference &reference,
+                                 const std::vector<Strategy> &strategies, const BeforeRun &before = {});
+
+} // namespace convcheck

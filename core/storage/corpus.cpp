@@ -1,0 +1,73 @@
+#include "core/storage/corpus.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "core/process/case_workers.hpp"
+#include "core/run/finding.hpp"
+#include "core/input_error.hpp"
+#include "core/numerics/reference.hpp"
+#include "core/run/verify.hpp"
+
+namespace convcheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Direction parse_direction(const std::string &text) {
+  for (Direction direction : all_directions)
+    if (to_string(direction) == text) return direction;
+  throw InputError(fmt::format("/finding/direction '{}' is not output, grad_data or grad_weight", text));
+}
+
+} // namespace
+
+std::string corpus_kind(const CaseFile &case_file) {
+  if (!case_file.finding) return "regression";
+  const Strategy *finder = find_strategy(case_file.finding->strategy);
+  return finder != nullptr && finder->injected ? "mutants" : "regression";
+}
+
+std::string corpus_path(const std::string &corpus_dir, const CaseFile &case_file) {
+  const std::string directory = (fs::path(corpus_dir) / corpus_kind(case_file)).string();
+  const Problem &config = case_file.conv_case.problem;
+  if (!case_file.finding) return (fs::path(directory) / ("edge-" + finding_hash(config, "edge", "") + ".h5")).string();
+  return finding_path(directory, config, case_file.finding->strategy, parse_direction(case_file.finding->direction));
+}
+
+std::vector<std::string> corpus_files(const std::string &corpus_dir) {
+  std::error_code error;
+  if (fs::is_regular_file(corpus_dir, error)) return {corpus_dir};
+  if (!fs::is_directory(corpus_dir, error)) throw InputError(fmt::format("corpus {} is not a directory", corpus_dir));
+  std::vector<std::string> files;
+  for (const auto &entry : fs::recursive_directory_iterator(corpus_dir, error))
+    if (entry.is_regular_file() && entry.path().extension() == ".h5" && entry.path().filename().string()[0] != '.')
+      files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Strategy> &real, double run_timeout_s) {
+  CorpusVerdict verdict;
+  const Case &conv_case = case_file.conv_case;
+  for (const Outcome &outcome : verify_case_isolated(conv_case, real, run_timeout_s))
+    if (outcome.verdict == Verdict::failed)
+      verdict.problems.push_back(
+          fmt::format("{} {} failed: {}", outcome.strategy, to_string(outcome.direction), outcome.detail));
+  if (corpus_kind(case_file) == "mutants") {
+    const Strategy &mutant = *find_strategy(case_file.finding->strategy);
+    const Direction direction = parse_direction(case_file.finding->direction);
+    const Outcome outcome =
+        verify_case_isolated(conv_case, {mutant}, run_timeout_s).at(static_cast<size_t>(direction));
+    if (outcome.verdict != Verdict::failed)
+      verdict.problems.push_back(fmt::format("injected bug {} is no longer caught on {} ({})", mutant.name,
+                                             to_string(direction), to_string(outcome.verdict)));
+  }
+  verdict.ok = verdict.problems.empty();
+  return verdict;
+}
+
+} // namespace convcheck
