@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "core/problem/descriptor.hpp"
 #include "core/storage/case_file.hpp"
 #include "core/input_error.hpp"
 
@@ -55,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // The result reader converts to the caller's dtype; the input's length picks one so both conversions are
   // exercised without reading every input twice.
   try {
-    read_result_file(scratch_path(), size % 2 == 0 ? DType::float32 : DType::float64, max_elements);
+    read_result_file(scratch_path(), parse_descriptor(size % 2 == 0 ? "ic1oc1ih1kh1" : "ic1oc1ih1kh1_f64"),
+                     max_elements);
   } catch (const InputError &) {
   }
   return 0;
