@@ -49,13 +49,15 @@ def read_problem(config):
 
 
 def pad(data, begin, end):
-    """Pads (or, where negative, crops) each spatial axis of data [N, C, spatial...]."""
-    crop = tuple(slice(max(-b, 0), data.shape[2 + i] - max(-e, 0)) for i, (b, e) in enumerate(zip(begin, end)))
-    data = data[(slice(None), slice(None)) + crop]
+    """Pads each spatial axis of data [N, C, spatial...] so that it covers input positions [-begin, in + end):
+    zeros where a padding is positive, a crop where it is negative."""
     widths = []
     for b, e in reversed(list(zip(begin, end))):  # F.pad lists the last axis first
         widths += [max(b, 0), max(e, 0)]
-    return F.pad(data, tuple(widths))
+    padded = F.pad(data, tuple(widths))
+    window = tuple(slice(max(-b, 0), max(-b, 0) + data.shape[2 + i] + b + e)
+                   for i, (b, e) in enumerate(zip(begin, end)))
+    return padded[(slice(None), slice(None)) + window]
 
 
 def main(in_path, out_path):
