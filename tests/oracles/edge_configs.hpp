@@ -17,9 +17,10 @@ struct EdgeConfig {
   std::string descriptor;
 };
 
-/// 1x1 everything; kernel larger than input with padding; stride > kernel; dilation with stride; depthwise;
-/// G with C/G != K/G; one-sided padding; H != W; each in several layouts and both dtypes.
-std::vector<EdgeConfig> edge_configs();
+/// The edge configs of one rank (1, 2 or 3): unit everything; kernel larger than input with padding; stride >
+/// kernel; dilation with stride; depthwise; G with C/G != K/G; one-sided padding; unequal spatial sizes; each in
+/// every layout pair of the rank and both formats. With `crops`, also negative padding (crops) of that rank.
+std::vector<EdgeConfig> edge_configs(int64_t ndims = 2, bool crops = false);
 
 /// Runs `strategy` on every direction of the config and returns the failures (empty: agreed). A direction the
 /// strategy declares unsupported is a failure unless `allow_skips`.
@@ -31,9 +32,10 @@ bool fails_somewhere(const std::string &strategy, const std::string &descriptor,
 
 } // namespace convcheck::testing
 
-/// Asserts that strategy agrees with the reference on every edge config in both fills.
-#define CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS(strategy)                                                        \
-  for (const auto &edge : ::convcheck::testing::edge_configs())                                                 \
+/// Asserts that strategy agrees with the reference on every edge config in both fills; optional arguments are
+/// edge_configs' (rank, crops).
+#define CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS(strategy, ...)                                                   \
+  for (const auto &edge : ::convcheck::testing::edge_configs(__VA_ARGS__))                                      \
     for (auto fill : {::convcheck::FillMode::exact, ::convcheck::FillMode::normal}) {                           \
       const auto problems = ::convcheck::testing::disagreements(strategy, edge.descriptor, fill);               \
       EXPECT_TRUE(problems.empty()) << edge.name << " " << edge.descriptor << " " << ::convcheck::to_string(fill) \
