@@ -11,6 +11,17 @@
 
 namespace convcheck {
 
+namespace {
+
+// "1-D,2-D" from a declared list.
+template <class T, class Spell> std::string listing(const std::vector<T> &items, Spell spell) {
+  std::string text;
+  for (const T &item : items) text += (text.empty() ? "" : ",") + std::string(spell(item));
+  return text.empty() ? "-" : text;
+}
+
+} // namespace
+
 int strategies_command(const std::vector<std::string> &args) {
   po::options_description description("convcheck strategies\n\nLists the strategies and injectable bugs");
   description.add_options()("help", "show this help");
@@ -18,11 +29,21 @@ int strategies_command(const std::vector<std::string> &args) {
     std::cout << description << "\n";
     return exit_agreed;
   }
-  fmt::print("{:<26} {:<9} {}\n", "name", "kind", "directions and support");
+  // The support table: what each strategy declares (core/run/strategy.hpp); a problem outside it is skipped with
+  // the reason, never computed.
+  fmt::print("{:<26} {:<9} {:<5} {:<12} {:<9} {}\n", "name", "kind", "ops", "ranks", "formats", "crops");
   for (const Strategy *strategy : registered_strategies())
-    fmt::print("{:<26} {:<9} {}\n", strategy->name, strategy->injected ? "inject" : "strategy", strategy->description);
-  fmt::print("\nEvery strategy computes output, grad_data and grad_weight unless its line says otherwise;\n"
-             "unsupported cases are reported as skipped with the reason. Inject bugs with --inject NAME.\n");
+    fmt::print("{:<26} {:<9} {:<5} {:<12} {:<9} {}\n", strategy->name, strategy->injected ? "inject" : "strategy",
+               listing(strategy->supports.ops, [](Op op) { return to_string(op); }),
+               listing(strategy->supports.ranks, [](int64_t rank) { return fmt::format("{}-D", rank); }),
+               listing(strategy->supports.dtypes, [](DType dtype) { return info(dtype).word; }),
+               strategy->supports.crops ? "yes" : "no");
+  fmt::print("\n");
+  for (const Strategy *strategy : registered_strategies()) fmt::print("{}: {}\n", strategy->name, strategy->description);
+  fmt::print("\nranks: spatial dimensions; formats: problems whose tensors and accumulation share one of them; crops:\n"
+             "negative padding. Every strategy computes output, grad_data and grad_weight unless its description says\n"
+             "otherwise; problems outside a strategy's support are reported as skipped with the reason. Inject bugs\n"
+             "with --inject NAME.\n");
   return exit_agreed;
 }
 

@@ -14,4 +14,16 @@ TEST(PadOrder, FailsWhenBottomAndLeftPaddingDiffer) {
   EXPECT_FALSE(testing::fails_somewhere("pad_order", "mb1ic2ih5iw5oc2kh3kw3pt1pb1pl1pr1", FillMode::exact));
 }
 
+TEST(DepthStrideFromHeight, FailsOnlyWhenDepthAndHeightStridesDiffer) {
+  EXPECT_TRUE(testing::fails_somewhere("depth_stride_from_height", "mb1ic1id2ih1iw1oc1kd1kh1kw1sd2", FillMode::exact));
+  EXPECT_TRUE(testing::fails_somewhere("depth_stride_from_height", "mb1ic2id7ih7iw3oc2kd2kh2kw2sd3sh2", FillMode::normal));
+  EXPECT_FALSE(testing::fails_somewhere("depth_stride_from_height", "mb1ic2id7ih7iw3oc2kd2kh2kw2sd2sh2", FillMode::exact));
+}
+
+TEST(CropWrongEnd, FailsOnlyWithNegativePadding) {
+  EXPECT_TRUE(testing::fails_somewhere("crop_wrong_end", "mb1ic1iw2oc1kw1pl-1", FillMode::exact));
+  EXPECT_TRUE(testing::fails_somewhere("crop_wrong_end", "mb1ic2ih5iw4oc2kh2kw2pt1pb-2", FillMode::normal));
+  EXPECT_FALSE(testing::fails_somewhere("crop_wrong_end", "mb1ic2ih5iw4oc2kh2kw2pt1pb2pl1", FillMode::exact));
+}
+
 } // namespace convcheck
