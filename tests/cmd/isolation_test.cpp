@@ -116,9 +116,6 @@ TEST_F(Isolation, WorkerMemoryStaysFlatOverALongRun) {
   GTEST_SKIP() << "AddressSanitizer keeps freed memory in quarantine (256 MiB) by design, so RSS grows with every "
                   "allocation; the unsanitized suite runs this test";
 #endif
-  // Open: since the N-d problem model, the main process of `check` grows about 800 bytes per case (21 -> 29 MiB
-  // from 500 to 10,000 cases of one repeated descriptor), and the workers' peak with it; not yet traced.
-  GTEST_SKIP() << "main-process growth of ~800 B per case under investigation (see the comment above)";
   const Invocation configs = convcheck("configs --seed 9 --cases 50 > " + path("configs.txt"));
   ASSERT_EQ(configs.status, 0) << configs.output;
   auto peak_kib = [&](int repeats) {
