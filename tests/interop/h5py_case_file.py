@@ -107,4 +107,81 @@ replay = run("repro", broken)
 assert replay.returncode == 2, replay.stdout + replay.stderr
 assert replay.stderr.strip() == f"convcheck: error: case file {broken}: group /config is missing", replay.stderr
 
-print("h5py interop: 3 checks passed, 0 failed")
+
+# 4. Format v2: a 3-D case with a crop, written by h5py alone, replays; a wrong recorded result is caught; and a
+#    3-D case convcheck writes is v2, its per-axis fields arrays of ndims values, outermost axis first.
+def conv_nd_reference(x, w, stride, pad_begin, pad_end, dilation, groups):
+    """The definition in float64 for any rank; negative padding crops."""
+    spatial = x.ndim - 2
+    widths = [(0, 0), (0, 0)] + [(max(b, 0), max(e, 0)) for b, e in zip(pad_begin, pad_end)]
+    window = tuple(slice(max(-b, 0), max(-b, 0) + x.shape[2 + i] + b + e)
+                   for i, (b, e) in enumerate(zip(pad_begin, pad_end)))
+    xp = np.pad(x, widths)[(slice(None), slice(None)) + window]
+    k, cg = w.shape[:2]
+    out_shape = [(xp.shape[2 + i] - dilation[i] * (w.shape[2 + i] - 1) - 1) // stride[i] + 1 for i in range(spatial)]
+    out = np.zeros([x.shape[0], k] + out_shape)
+    kg = k // groups
+    for ko in range(k):
+        g = ko // kg
+        for position in np.ndindex(*out_shape):
+            patch = xp[(slice(None), slice(g * cg, (g + 1) * cg)) + tuple(
+                slice(position[i] * stride[i], position[i] * stride[i] + dilation[i] * (w.shape[2 + i] - 1) + 1,
+                      dilation[i]) for i in range(spatial))]
+            out[(slice(None), ko) + position] = np.tensordot(patch, w[ko], axes=spatial + 1)
+    return out
+
+
+v2 = dict(stride=[2, 1, 1], dilation=[1, 2, 1], pad_begin=[1, -1, 0], pad_end=[0, 1, -1])
+x3 = rng.standard_normal((1, 4, 4, 5, 6)).astype(np.float32)
+w3 = rng.standard_normal((2, 2, 2, 2, 3)).astype(np.float32)
+ref3 = conv_nd_reference(x3.astype(np.float64), w3.astype(np.float64), v2["stride"], v2["pad_begin"],
+                         v2["pad_end"], v2["dilation"], 2)
+gy3 = rng.standard_normal(ref3.shape).astype(np.float32)
+
+
+def write_v2_case(path, output):
+    with h5py.File(path, "w") as f:
+        f.attrs["format"] = "convcheck-case"
+        f.attrs["format_version"] = 2
+        g = f.create_group("config")
+        for key, value in dict(ndims=3, batch=1, groups=2, in_channels=4, out_channels=2).items():
+            g.attrs[key] = value
+        g.attrs["in_size"] = [4, 5, 6]
+        g.attrs["kernel_size"] = [2, 2, 3]
+        for key, value in v2.items():
+            g.attrs[key] = value
+        for key, value in dict(op="conv", data_layout="NDHWC", weight_layout="DHWIO", src_dtype="float32",
+                               weight_dtype="float32", dst_dtype="float32", acc_dtype="float32").items():
+            g.attrs[key] = value
+        f["inputs/data"] = x3
+        f["inputs/weight"] = w3
+        f["inputs/grad_output"] = gy3
+        f["results/numpy/output"] = output.astype(np.float32)
+
+
+good3 = os.path.join(workdir, "numpy_good_v2.h5")
+write_v2_case(good3, ref3)
+replay = run("repro", good3)
+assert replay.returncode == 0, replay.stdout + replay.stderr
+assert "recorded:numpy" in replay.stdout, replay.stdout
+bad3 = os.path.join(workdir, "numpy_bad_v2.h5")
+wrong3 = ref3.copy()
+wrong3[0, 1, 0, 2, 1] -= 0.25
+write_v2_case(bad3, wrong3)
+replay = run("repro", bad3)
+assert replay.returncode == 1, replay.stdout + replay.stderr
+assert "[0, 1, 0, 2, 1]" in replay.stdout, replay.stdout
+
+findings3 = os.path.join(workdir, "findings_v2")
+fuzz = run("fuzz", "--cases", "300", "--strategies", "naive", "--inject", "depth_stride_from_height", "--corpus",
+           findings3)
+assert fuzz.returncode == 1, fuzz.stdout + fuzz.stderr
+with h5py.File(os.path.join(findings3, sorted(os.listdir(findings3))[0]), "r") as f:
+    assert int(f.attrs["format_version"]) == 2, f.attrs["format_version"]
+    config = f["config"].attrs
+    assert int(config["ndims"]) == 3 and config["op"] == "conv", dict(config)
+    assert all(len(config[key]) == 3 for key in ("in_size", "kernel_size", "stride", "dilation", "pad_begin",
+                                                 "pad_end")), dict(config)
+    assert f["inputs/data"].shape == (int(config["batch"]), int(config["in_channels"]), *config["in_size"])
+
+print("h5py interop: 4 checks passed, 0 failed")
