@@ -37,7 +37,7 @@ int configs_command(const std::vector<std::string> &args) {
       continue;
     }
     for (size_t j = 0; j < corners().size(); ++j) hits[j] += corners()[j].holds(config);
-    elements += config.batch * config.in_channels * config.height().in * config.width().in;
+    elements += config.batch * config.in_channels * config.in_volume();
   }
   if (!map.count("stats")) return exit_agreed;
   fmt::print("{} configs of seed {}; mean data tensor {:.0f} elements\n", cases, seed,
