@@ -41,5 +41,28 @@ TEST(Generators, CornersAreReachedOften) {
   }
 }
 
+TEST(Generators, EveryRankIsDrawnOftenAndReachesTheCornersItself) {
+  // 1-D and 3-D in about one case in five each, and within each rank the same corners as overall, except the
+  // rank corners themselves and unequal spatial sizes, which a 1-D problem cannot have.
+  const int cases = 9000;
+  std::map<int64_t, int> per_rank;
+  std::map<std::pair<int64_t, std::string>, int> hits;
+  for (int i = 0; i < cases; ++i) {
+    const Problem problem = generate_problem(2, static_cast<uint64_t>(i));
+    ++per_rank[problem.ndims];
+    for (const Corner &corner : corners()) hits[{problem.ndims, corner.name}] += corner.holds(problem);
+  }
+  for (int64_t ndims = 1; ndims <= 3; ++ndims) {
+    EXPECT_GE(per_rank[ndims], cases * 15 / 100) << ndims << "-D: " << per_rank[ndims] << " of " << cases;
+    for (const Corner &corner : corners()) {
+      if (corner.name.ends_with("-D") || (ndims == 1 && corner.name == "unequal spatial sizes")) continue;
+      const bool layout_pair = corner.name.find(" + ") != std::string::npos;
+      const int hit = hits[std::pair{ndims, corner.name}];
+      EXPECT_GE(hit, per_rank[ndims] * (layout_pair ? 10 : 3) / 100)
+          << ndims << "-D, " << corner.name << ": " << hit << " of " << per_rank[ndims];
+    }
+  }
+}
+
 } // namespace
 } // namespace convcheck
