@@ -1,12 +1,18 @@
 #include "core/process/termination.hpp"
 
 #include <csignal>
+#include <filesystem>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+
+#include "core/process/forked.hpp"
+#include "core/process/subprocess.hpp"
 
 namespace convcheck {
 namespace {
@@ -53,6 +59,37 @@ TEST(Termination, ReadsAWaitStatus) {
   EXPECT_EQ(killed.kind, Termination::Kind::signaled);
   EXPECT_EQ(killed.signal, SIGTERM);
   EXPECT_EQ(killed.describe(), "killed by signal 15 (Terminated)");
+}
+
+// The same end reads the same whichever runner saw it.
+TEST(Termination, ForkedCallsAndCommandsDescribeAnEndAlike) {
+  const std::vector<ForkedEnd> ends = run_forked(
+      {[]() -> std::string { _exit(3); }, []() -> std::string { raise(SIGSEGV); return "unreachable"; },
+       []() -> std::string { pause(); return "unreachable"; },
+       []() -> std::string { throw std::runtime_error("no such file"); }, [] { return std::string("value"); }},
+      5, 0.5);
+  ASSERT_EQ(ends.size(), 5u);
+  EXPECT_EQ(ends[0].termination.describe(), "exit 3");
+  EXPECT_EQ(ends[1].termination.describe(), "killed by signal 11 (Segmentation fault)");
+  EXPECT_EQ(ends[2].termination.describe(), "timed out after 0.5 s");
+  EXPECT_EQ(ends[3].termination.kind, Termination::Kind::threw);
+  EXPECT_EQ(ends[3].termination.describe(), "threw: no such file");
+  EXPECT_TRUE(ends[4].returned());
+  EXPECT_EQ(ends[4].payload, "value");
+  for (size_t i = 0; i < 4; ++i) EXPECT_FALSE(ends[i].returned()) << i;
+
+  const std::string output = (std::filesystem::temp_directory_path() /
+                              ("termination_test_" + std::to_string(getpid()) + ".txt"))
+                                 .string();
+  const auto command = [&](const std::string &script) {
+    return run_process({"/bin/sh", "-c", script}, 0.5, output);
+  };
+  EXPECT_EQ(command("exit 3").describe(), "exit 3");
+  EXPECT_EQ(command("ulimit -c 0; kill -SEGV $$").describe(), "killed by signal 11 (Segmentation fault)");
+  EXPECT_EQ(command("sleep 10").describe(), "timed out after 0.5 s");
+  EXPECT_EQ(command("echo said; exit 1").describe(), "exit 1; output: said");
+  EXPECT_TRUE(command("true").termination.succeeded());
+  std::filesystem::remove(output);
 }
 
 } // namespace
