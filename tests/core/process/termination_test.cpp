@@ -1,5 +1,6 @@
 #include "core/process/termination.hpp"
 
+#include <cerrno>
 #include <csignal>
 #include <filesystem>
 #include <stdexcept>
