@@ -49,10 +49,10 @@ std::array<RunResult, 3> run_external(const ExternalSpec &spec, const Case &c) {
   write_case_file(in, CaseFile{std::move(copy), {}, {}});
   const ProcessResult process = run_process({"/bin/sh", "-c", spec.command + " \"$@\"", "convcheck", in, out},
                                             spec.timeout_s, directory.file("output.txt"));
-  if (!process.timed_out && process.signal == 0 && process.exit_code == 77)
+  if (process.termination.kind == Termination::Kind::exited && process.termination.exit_code == 77)
     return every_direction(&RunResult::skipped, "the command exited 77: config unsupported");
-  if (process.timed_out || process.signal != 0 || process.exit_code != 0)
-    return every_direction(&RunResult::error, "the command failed: " + process.describe(spec.timeout_s));
+  if (!process.termination.succeeded())
+    return every_direction(&RunResult::error, "the command failed: " + process.describe());
   if (!fs::exists(out))
     return every_direction(&RunResult::error, "the command exited 0 but wrote no output file" +
                                                   (process.output_tail.empty() ? "" : "; output: " + process.output_tail));

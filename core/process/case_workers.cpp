@@ -21,6 +21,7 @@
 
 #include "core/process/clock.hpp"
 #include "core/process/forked.hpp"
+#include "core/process/termination.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/process/wire.hpp"
 
@@ -339,9 +340,9 @@ void CaseWorkers::Pool::bury(size_t w, bool timed_out, const std::string &why) {
   jobs.erase(running);
   for (Job &other : jobs) retries.push_back(std::move(other));
   const int status = reap(w, true);
-  const std::string description = timed_out    ? fmt::format("timed out after {} s", run_timeout_s)
-                                  : !why.empty() ? why
-                                                 : describe_wait_status(status);
+  const Termination end =
+      timed_out ? Termination::timed_out_after(run_timeout_s) : Termination::from_wait_status(status);
+  const std::string description = why.empty() ? end.describe() : why;
   if (strategy == making_the_case) {
     finished[job.order] = CaseRun{{}, {}, 0, 0, description};
     return;

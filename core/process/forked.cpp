@@ -60,6 +60,9 @@ struct Running {
   std::string bytes;
 };
 
+// A call that throws sends its message and exits with this code.
+constexpr int threw_exit_code = 3;
+
 // Reaps a child whose pipe is closed (or that is past its deadline) and says how it ended.
 ForkedEnd finish(Running &running, bool timed_out, double timeout_s) {
   if (timed_out) kill(running.pid, SIGKILL);
@@ -69,27 +72,17 @@ ForkedEnd finish(Running &running, bool timed_out, double timeout_s) {
   close(running.from_child);
   ForkedEnd end;
   if (timed_out) {
-    end.kind = ForkedEnd::Kind::timed_out;
-    end.description = fmt::format("timed out after {} s", timeout_s);
-  } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    end.kind = ForkedEnd::Kind::returned;
-    end.payload = std::move(running.bytes);
+    end.termination = Termination::timed_out_after(timeout_s);
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == threw_exit_code && !running.bytes.empty()) {
+    end.termination = Termination::threw(std::move(running.bytes));
   } else {
-    end.description = WIFEXITED(status) && WEXITSTATUS(status) == 3 && !running.bytes.empty()
-                          ? "threw: " + running.bytes
-                          : describe_wait_status(status);
+    end.termination = Termination::from_wait_status(status);
+    if (end.returned()) end.payload = std::move(running.bytes);
   }
   return end;
 }
 
 } // namespace
-
-std::string describe_wait_status(int status) {
-  if (WIFSIGNALED(status))
-    return fmt::format("killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
-  if (WIFEXITED(status)) return fmt::format("exit {}", WEXITSTATUS(status));
-  return fmt::format("ended with wait status {}", status);
-}
 
 // One write for the length and the bytes: each write may wake the reader, which is the expensive part.
 bool write_message(int fd, const std::string &bytes) {
@@ -142,7 +135,7 @@ std::vector<ForkedEnd> run_forked(const std::vector<std::function<std::string()>
             } catch (const std::exception &exception) {
               const std::string message = exception.what();
               write_all(to_parent, message.data(), message.size());
-              return 3;
+              return threw_exit_code;
             }
           },
           &child.from_child);

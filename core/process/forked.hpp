@@ -11,27 +11,26 @@
 
 #include <sys/types.h>
 
+#include "core/process/termination.hpp"
+
 namespace convcheck {
 
-/// How a forked call ended.
+/// How a forked call ended: it returned (its child exited 0), threw, crashed or timed out.
 struct ForkedEnd {
-  enum class Kind { returned, crashed, timed_out };
-  Kind kind = Kind::crashed;
-  std::string payload;     // the call's return value, when it returned
-  std::string description; // when it did not: "killed by signal 11 (Segmentation fault)", "timed out after 2 s"
+  Termination termination;
+  std::string payload; // the call's return value, when it returned
+  /// True when the call returned a value (in `payload`).
+  bool returned() const { return termination.succeeded(); }
 };
 
 /// Runs each call in a child of its own, at most `parallel` at a time, each killed after `timeout_s`; returns how
-/// each ended, in the order of `calls`. A call that throws has crashed, its message in `description`.
+/// each ended, in the order of `calls`. A call that throws ends as Termination::Kind::threw, with its message.
 std::vector<ForkedEnd> run_forked(const std::vector<std::function<std::string()>> &calls, int parallel,
                                   double timeout_s);
 
 /// Forks a child that runs `body(write_end)` and exits; the parent gets the child's pid and the read end of a pipe
 /// from it (close-on-exec). Throws std::runtime_error when fork or pipe fails.
 pid_t fork_child(const std::function<int(int write_end)> &body, int *read_end);
-
-/// "exit 3", "killed by signal 6 (Aborted)": a waitpid status in words.
-std::string describe_wait_status(int status);
 
 /// Writes all of `bytes` as one message (a 64-bit length, then the bytes); false if the reader is gone.
 bool write_message(int fd, const std::string &bytes);

@@ -33,10 +33,8 @@ std::string read_tail(const std::string &path) {
 
 } // namespace
 
-std::string ProcessResult::describe(double timeout_s) const {
-  std::string text = timed_out    ? fmt::format("timed out after {} s", timeout_s)
-                     : signal != 0 ? fmt::format("killed by signal {} ({})", signal, strsignal(signal))
-                                   : fmt::format("exit {}", exit_code);
+std::string ProcessResult::describe() const {
+  std::string text = termination.describe();
   if (!output_tail.empty()) text += fmt::format("; output: {}", output_tail);
   return text;
 }
@@ -72,6 +70,7 @@ ProcessResult run_process(const std::vector<std::string> &argv, double timeout_s
   setpgid(pid, pid); // also from the parent, so the group exists before any kill below
 
   ProcessResult result;
+  bool timed_out = false;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   auto pause = std::chrono::microseconds(200);
   // Wait without reaping (WNOWAIT): while the child is a zombie its pid, and so its process group id, cannot be
@@ -79,7 +78,7 @@ ProcessResult run_process(const std::vector<std::string> &argv, double timeout_s
   siginfo_t info{};
   while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0) {
     if (std::chrono::steady_clock::now() >= deadline) {
-      result.timed_out = true;
+      timed_out = true;
       break;
     }
     std::this_thread::sleep_for(pause);
@@ -88,10 +87,8 @@ ProcessResult run_process(const std::vector<std::string> &argv, double timeout_s
   kill(-pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
-  if (!result.timed_out) {
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
-  }
+  result.termination =
+      timed_out ? Termination::timed_out_after(timeout_s) : Termination::from_wait_status(status);
   result.output_tail = read_tail(output_path);
   return result;
 }

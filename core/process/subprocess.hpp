@@ -5,15 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "core/process/termination.hpp"
+
 namespace convcheck {
 
+/// How a program run by run_process ended, and the end of what it printed.
 struct ProcessResult {
-  bool timed_out = false;
-  int exit_code = -1;      // when it exited
-  int signal = 0;          // when a signal ended it
+  Termination termination;
   std::string output_tail; // the last few hundred bytes of stdout+stderr, on one line
-  /// "exit 3", "killed by signal 11 (Segmentation fault)", "timed out after 2 s".
-  std::string describe(double timeout_s) const;
+  /// The termination described, then the output if any: "exit 3; output: ...", "timed out after 2 s".
+  std::string describe() const;
 };
 
 /// Runs argv[0] with `argv` (PATH is searched); output goes to `output_path`. Throws std::runtime_error only

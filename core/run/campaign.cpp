@@ -77,12 +77,12 @@ void save_failures(CampaignReport &report, const std::vector<Strategy> &strategi
   const std::vector<ForkedEnd> ends = run_forked(calls, processes, save_timeout_s);
   for (size_t k = 0; k < to_save.size(); ++k) {
     ReportedFailure &reported = report.failures[to_save[k]];
-    if (ends[k].kind == ForkedEnd::Kind::returned) {
+    if (ends[k].returned()) {
       reported.saved = decode_saved_finding(ends[k].payload);
       continue;
     }
     reported.saved = save_inputs_only(reported.failure, options.seed, options.fill, options.corpus_dir,
-                                      "saving it with shrinking and results " + ends[k].description);
+                                      "saving it with shrinking and results " + ends[k].termination.describe());
   }
 }
 

@@ -60,8 +60,10 @@ Outcome outcome_on(const Case &conv_case, const Strategy &strategy, Direction di
                                      return std::string();
                                    }},
                                    1, run_timeout_s)[0];
-  const bool same = end.kind == (kind == FailureKind::crash ? ForkedEnd::Kind::crashed : ForkedEnd::Kind::timed_out);
-  Outcome outcome{strategy.name, direction, same ? Verdict::failed : Verdict::passed, end.description, {}, {}};
+  const bool timed_out = end.termination.kind == Termination::Kind::timed_out;
+  const bool same = kind == FailureKind::crash ? !end.returned() && !timed_out : timed_out;
+  Outcome outcome{strategy.name, direction, same ? Verdict::failed : Verdict::passed,
+                  end.returned() ? "" : end.termination.describe(), {}, {}};
   outcome.kind = kind;
   return outcome;
 }

@@ -487,13 +487,12 @@ CaseFile read_untrusted_case_file(const std::string &path, int64_t max_elements,
                                        return std::string();
                                      }},
                                      1, timeout_s)[0];
-  if (trial.kind == ForkedEnd::Kind::timed_out)
+  if (trial.termination.kind == Termination::Kind::timed_out)
     throw InputError(fmt::format("case file {}: the HDF5 library did not finish reading it in {} s", path, timeout_s));
-  if (trial.kind == ForkedEnd::Kind::crashed) {
-    const std::string threw = "threw: ";
-    if (trial.description.starts_with(threw)) throw InputError(trial.description.substr(threw.size()));
-    throw InputError(fmt::format("case file {}: the HDF5 library crashed reading it ({})", path, trial.description));
-  }
+  if (trial.termination.kind == Termination::Kind::threw) throw InputError(trial.termination.message);
+  if (!trial.returned())
+    throw InputError(
+        fmt::format("case file {}: the HDF5 library crashed reading it ({})", path, trial.termination.describe()));
   return read_case_file(path, max_elements);
 }
 
