@@ -26,13 +26,17 @@ int64_t elements_differing_from_naive(const std::string &descriptor, Direction d
 } // namespace
 
 TEST(Direct, AgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("direct"); }
+TEST(Direct, AgreesWithReferenceOnEdgeConfigsWithCrops) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("direct", 2, true); }
+TEST(Direct, AgreesWithReferenceOn1dEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("direct", 1, true); }
+TEST(Direct, AgreesWithReferenceOn3dEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("direct", 3, true); }
 
 TEST(Direct, SupportsEveryConfigAndDirection) {
   const Strategy *direct = find_strategy("direct");
   ASSERT_NE(direct, nullptr);
-  for (const auto &edge : testing::edge_configs())
-    for (Direction direction : all_directions)
-      EXPECT_EQ(direct->unsupported_reason(parse_descriptor(edge.descriptor), direction), "") << edge.descriptor;
+  for (int64_t ndims = 1; ndims <= max_ndims; ++ndims)
+    for (const auto &edge : testing::edge_configs(ndims, true))
+      for (Direction direction : all_directions)
+        EXPECT_EQ(direct->unsupported_reason(parse_descriptor(edge.descriptor), direction), "") << edge.descriptor;
 }
 
 // The point of a second loop nest is a second rounding order: with many channels and taps per sum, forward and
