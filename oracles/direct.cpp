@@ -62,45 +62,66 @@ struct Extents {
 /// output row is computed together, as direct kernels tile the output: for one (t, r, s, c), every element of the
 /// row whose tap lands inside gets its product, in the same per-element order. Like direct kernels that tile output
 /// channels, up to 4 kernels of a group (`width`) share each input value they read; the width loop is unrolled
-/// explicitly so that the loop along the row still vectorizes at -O2. Output planes go outermost, so that each
-/// plane runs the loops of a 2-D problem.
+/// explicitly so that the loop along the row still vectorizes at -O2.
+///
+/// The depth loops go outermost (`forward_rows`): for one output plane od and one in-range kernel plane t, the
+/// loops are those of a 2-D problem over input plane z (`forward_plane`), which a 2-D problem runs once. Every
+/// element of plane od still receives its products in (t, r, s, c) order.
+template <class T> struct PlaneTaps {
+  const T *data;   // the group's first input channel, at input plane z; channels e.in_volume apart
+  const T *filter; // kernel k's taps of plane t; kernel k + j is j * e.filter_volume further on
+  T *output;       // kernel k's output plane od, zero-filled; kernel k + j is j * e.out_volume further on
+};
+
+template <int width, class T>
+void forward_plane(const Problem &c, const Extents &e, const PlaneTaps<T> &at,
+                   const std::vector<IndexRange> &columns) {
+  const SpatialAxis &height = c.height(), &across = c.width();
+  const int64_t cg = e.cg, R = e.R, S = e.S, W = e.W, Q = e.Q, volume = e.out_volume;
+  const int64_t channel_stride = e.in_volume, kernel_stride = e.T * R * S, next_kernel = e.filter_volume;
+  for (int64_t p = 0; p < e.P; ++p) {
+    T *row = at.output + p * Q;
+    const int64_t top = p * height.stride - height.pad_begin; // input row of tap r = 0
+    const IndexRange rows = inside(top, height.dilation, R, e.H);
+    for (int64_t r = rows.first; r < rows.last; ++r)
+      for (int64_t s = 0; s < S; ++s) {
+        const IndexRange qs = columns[static_cast<size_t>(s)];
+        // Input column of output column q: q*sw + offset; an index, not a pointer, as it may be negative.
+        const int64_t offset = (top + r * height.dilation) * W - across.pad_begin + s * across.dilation;
+        const T *taps = at.filter + r * S + s; // tap (r, s) of input channel ci of kernel k
+        for (int64_t ci = 0; ci < cg; ++ci, taps += kernel_stride) {
+          T tap[width];
+          for (int j = 0; j < width; ++j) tap[j] = taps[j * next_kernel];
+          const T *plane = at.data + ci * channel_stride;
+          if (across.stride == 1) {
+#pragma omp simd // q indexes different output elements; each keeps its own order
+            for (int64_t q = qs.first; q < qs.last; ++q) {
+              const T value = plane[offset + q];
+#pragma GCC unroll 4
+              for (int j = 0; j < width; ++j) row[j * volume + q] += value * tap[j];
+            }
+          } else {
+            for (int j = 0; j < width; ++j)
+              for (int64_t q = qs.first; q < qs.last; ++q)
+                row[j * volume + q] += plane[offset + q * across.stride] * tap[j];
+          }
+        }
+      }
+  }
+}
+
 template <int width, class T>
 void forward_rows(const Problem &c, const Extents &e, const T *group_data, const T *filter, T *volumes,
                   const std::vector<IndexRange> &columns) {
-  const SpatialAxis &depth = c.depth(), &height = c.height(), &across = c.width();
-  const int64_t cg = e.cg, R = e.R, S = e.S, volume = e.out_volume;
+  const SpatialAxis &depth = c.depth();
+  const int64_t plane_size = e.H * e.W, kernel_plane = e.R * e.S, output_plane = e.P * e.Q;
   for (int64_t od = 0; od < e.OD; ++od) {
     const int64_t front = od * depth.stride - depth.pad_begin; // input plane of tap t = 0
     const IndexRange planes = inside(front, depth.dilation, e.T, e.D);
-    for (int64_t p = 0; p < e.P; ++p) {
-      T *row = volumes + (od * e.P + p) * e.Q;        // zero-filled; kernel j's row is j * volume further on
-      const int64_t top = p * height.stride - height.pad_begin; // input row of tap r = 0
-      const IndexRange rows = inside(top, height.dilation, R, e.H);
-      for (int64_t t = planes.first; t < planes.last; ++t)
-        for (int64_t r = rows.first; r < rows.last; ++r)
-          for (int64_t s = 0; s < S; ++s) {
-            const IndexRange qs = columns[static_cast<size_t>(s)];
-            // Input column of output column q: q*sw + offset; an index, not a pointer, as it may be negative.
-            const int64_t offset = ((front + t * depth.dilation) * e.H + top + r * height.dilation) * e.W -
-                                   across.pad_begin + s * across.dilation;
-            for (int64_t ci = 0; ci < cg; ++ci) {
-              T tap[width];
-              for (int j = 0; j < width; ++j) tap[j] = filter[(((j * cg + ci) * e.T + t) * R + r) * S + s];
-              const T *plane = group_data + ci * e.in_volume;
-              if (across.stride == 1) {
-#pragma omp simd // q indexes different output elements; each keeps its own order
-                for (int64_t q = qs.first; q < qs.last; ++q) {
-                  const T value = plane[offset + q];
-#pragma GCC unroll 4
-                  for (int j = 0; j < width; ++j) row[j * volume + q] += value * tap[j];
-                }
-              } else {
-                for (int j = 0; j < width; ++j)
-                  for (int64_t q = qs.first; q < qs.last; ++q)
-                    row[j * volume + q] += plane[offset + q * across.stride] * tap[j];
-              }
-            }
-          }
+    for (int64_t t = planes.first; t < planes.last; ++t) {
+      const PlaneTaps<T> at{group_data + (front + t * depth.dilation) * plane_size, filter + t * kernel_plane,
+                                   volumes + od * output_plane};
+      forward_plane<width>(c, e, at, columns);
     }
   }
 }
@@ -162,43 +183,53 @@ std::vector<ColumnBlock> column_blocks(const TapReaders &columns, int64_t W, int
   return blocks;
 }
 
-/// The (tap, output position) pairs that read each input plane, row and column: z + pd - t*dd = od*sd, exactly,
-/// and likewise per axis.
-struct Readers {
-  explicit Readers(const Problem &c) : planes(of(c.depth())), rows(of(c.height())), columns(of(c.width())) {}
-  TapReaders planes, rows, columns;
-
-private:
-  static TapReaders of(const SpatialAxis &a) {
-    return tap_readers(a.in, a.kernel, a.out(), a.stride, a.pad_begin, a.dilation);
-  }
+/// The (tap, output position) pairs that read each input plane and row, merged: for input row (z, h), the
+/// (t, od) x (r, p) with z + pd - t*dd = od*sd and h + pt - r*dh = p*sh exactly, in (t, r) order, each held as the
+/// offsets it contributes: (t*R + r)*S into a kernel and (od*P + p)*Q into an output channel. Built once per call, so
+/// that the gather below loops over input rows as in 2-D, whatever the rank.
+struct RowReaders {
+  std::vector<int64_t> starts; // the pairs of input row z*H + h are offsets[starts[z*H + h] .. starts[z*H + h + 1])
+  std::vector<std::pair<int64_t, int64_t>> offsets; // (kernel offset, output offset)
 };
 
-/// The pairs of position `i` in `readers`, as a range of indices into readers.pairs.
-IndexRange pairs_of(const TapReaders &readers, int64_t i) {
-  return {readers.starts[static_cast<size_t>(i)], readers.starts[static_cast<size_t>(i + 1)]};
+RowReaders row_readers(const Problem &c, const Extents &e) {
+  const SpatialAxis &depth = c.depth(), &height = c.height();
+  const TapReaders planes = tap_readers(e.D, e.T, e.OD, depth.stride, depth.pad_begin, depth.dilation);
+  const TapReaders rows = tap_readers(e.H, e.R, e.P, height.stride, height.pad_begin, height.dilation);
+  RowReaders readers;
+  readers.starts.reserve(static_cast<size_t>(e.D * e.H + 1));
+  for (int64_t z = 0; z < e.D; ++z)
+    for (int64_t h = 0; h < e.H; ++h) {
+      readers.starts.push_back(static_cast<int64_t>(readers.offsets.size()));
+      for (int64_t a = planes.starts[static_cast<size_t>(z)]; a < planes.starts[static_cast<size_t>(z + 1)]; ++a) {
+        const auto [t, od] = planes.pairs[static_cast<size_t>(a)];
+        for (int64_t b = rows.starts[static_cast<size_t>(h)]; b < rows.starts[static_cast<size_t>(h + 1)]; ++b) {
+          const auto [r, p] = rows.pairs[static_cast<size_t>(b)];
+          readers.offsets.emplace_back((t * e.R + r) * e.S, (od * e.P + p) * e.Q);
+        }
+      }
+    }
+  readers.starts.push_back(static_cast<int64_t>(readers.offsets.size()));
+  return readers;
 }
 
 /// One input row's block of columns: sums[j] gathers grad_output[.., od, p, q + j] * weight[.., t, r, s].
 template <int width, class T>
-void gather_block(const T *group_grad, const T *group_weight, const Readers &readers, int64_t z, int64_t h,
-                  const ColumnBlock &block, const Extents &e, int64_t stride, T *row) {
-  const IndexRange planes = pairs_of(readers.planes, z), rows = pairs_of(readers.rows, h),
-                   columns = pairs_of(readers.columns, block.first);
+void gather_block(const T *group_grad, const T *group_weight, const RowReaders &rows, const TapReaders &columns,
+                  int64_t row_index, const ColumnBlock &block, const Extents &e, int64_t stride, T *row) {
+  const int64_t kg = e.kg, out_volume = e.out_volume, filter_volume = e.filter_volume;
   T sums[width] = {};
-  for (int64_t a = planes.first; a < planes.last; ++a) {
-    const auto [t, od] = readers.planes.pairs[static_cast<size_t>(a)];
-    for (int64_t b = rows.first; b < rows.last; ++b) {
-      const auto [r, p] = readers.rows.pairs[static_cast<size_t>(b)];
-      const int64_t grad_row = (od * e.P + p) * e.Q, tap_row = (t * e.R + r) * e.S;
-      for (int64_t d = columns.first; d < columns.last; ++d) {
-        const auto [s, q] = readers.columns.pairs[static_cast<size_t>(d)];
-        for (int64_t kk = 0; kk < e.kg; ++kk) {
-          const T *grad = group_grad + kk * e.out_volume + grad_row + q;
-          const T tap = group_weight[kk * e.filter_volume + tap_row + s];
+  for (int64_t a = rows.starts[static_cast<size_t>(row_index)]; a < rows.starts[static_cast<size_t>(row_index + 1)];
+       ++a) {
+    const auto [kernel_offset, output_offset] = rows.offsets[static_cast<size_t>(a)];
+    for (int64_t b = columns.starts[static_cast<size_t>(block.first)];
+         b < columns.starts[static_cast<size_t>(block.first + 1)]; ++b) {
+      const auto [s, q] = columns.pairs[static_cast<size_t>(b)];
+      for (int64_t kk = 0; kk < kg; ++kk) {
+        const T *grad = group_grad + kk * out_volume + output_offset + q;
+        const T tap = group_weight[kk * filter_volume + kernel_offset + s];
 #pragma GCC unroll 4 // `sums` then lives in registers: a chain through memory would undo the point
-          for (int j = 0; j < width; ++j) sums[j] += grad[j] * tap;
-        }
+        for (int j = 0; j < width; ++j) sums[j] += grad[j] * tap;
       }
     }
   }
@@ -208,29 +239,30 @@ void gather_block(const T *group_grad, const T *group_weight, const Readers &rea
 /// Gathering grad_data: each input element sums the taps that read it, (t, r, s) outer, output channels innermost.
 template <class T> void grad_data(const Problem &c, const T *grad_output, const T *weight, T *grad_input) {
   const Extents e(c);
-  const int64_t stride = c.width().stride;
-  const Readers readers(c);
-  const std::vector<ColumnBlock> blocks = column_blocks(readers.columns, e.W, stride);
+  const SpatialAxis &across = c.width();
+  const RowReaders rows = row_readers(c, e);
+  const TapReaders columns = tap_readers(e.W, e.S, e.Q, across.stride, across.pad_begin, across.dilation);
+  const std::vector<ColumnBlock> blocks = column_blocks(columns, e.W, across.stride);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t i = 0; i < c.in_channels; ++i) {
       const int64_t g = i / e.cg, ci = i % e.cg;
       const T *group_grad = grad_output + (n * c.out_channels + g * e.kg) * e.out_volume;
       const T *group_weight = weight + (g * e.kg * e.cg + ci) * e.T * e.R * e.S; // weight[g*K/G, ci, 0, 0, 0]
-      for (int64_t z = 0; z < e.D; ++z)
-        for (int64_t h = 0; h < e.H; ++h) {
-          T *row = grad_input + (((n * c.in_channels + i) * e.D + z) * e.H + h) * e.W;
-          for (const ColumnBlock &block : blocks) {
-            const auto gather = [&](auto width) {
-              gather_block<decltype(width)::value>(group_grad, group_weight, readers, z, h, block, e, stride, row);
-            };
-            switch (block.width) {
-            case 4: gather(std::integral_constant<int, 4>{}); break;
-            case 3: gather(std::integral_constant<int, 3>{}); break;
-            case 2: gather(std::integral_constant<int, 2>{}); break;
-            default: gather(std::integral_constant<int, 1>{}); break;
-            }
+      for (int64_t zh = 0; zh < e.D * e.H; ++zh) { // input row (z, h) = (zh / H, zh % H)
+        T *row = grad_input + ((n * c.in_channels + i) * e.D * e.H + zh) * e.W;
+        for (const ColumnBlock &block : blocks) {
+          const auto gather = [&](auto width) {
+            gather_block<decltype(width)::value>(group_grad, group_weight, rows, columns, zh, block, e,
+                                                 across.stride, row);
+          };
+          switch (block.width) {
+          case 4: gather(std::integral_constant<int, 4>{}); break;
+          case 3: gather(std::integral_constant<int, 3>{}); break;
+          case 2: gather(std::integral_constant<int, 2>{}); break;
+          default: gather(std::integral_constant<int, 1>{}); break;
           }
         }
+      }
     }
 }
 

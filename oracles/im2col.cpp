@@ -123,69 +123,89 @@ struct Extents {
   int64_t D, H, W, T, R, S, OD, P, Q;
 };
 
-/// Fills one row of col (kernel tap (ci, t, r, s)) from one group's image [C/G, D, H, W] by the unfolding formula
-/// above. Output planes outermost, so that for each plane the loops are those of a 2-D unfolding.
+// The 3-D unfolding is the 2-D one per (input channel, kernel plane t, output plane od): the depth loops go
+// outermost, each in-range (t, od) reads one input plane z, and the loops below it are those of a 2-D problem
+// (which runs them exactly once per channel). The entries of col for one (ci, t, od) are R*S rows of P*Q, each
+// `ld` = OD*P*Q apart.
+
+/// Unfolds input plane `plane` [H, W] into the col entries `block` of one (ci, t, od), zeros included.
 template <class T>
-void im2col_row(const Problem &c, const Extents &e, const TapSpans &spans, int64_t ci, int64_t t, int64_t r,
-                int64_t s, const T *image, T *row) {
-  const SpatialAxis &depth = c.depth(), &height = c.height(), &width = c.width();
-  const IndexSpan ods = spans.planes[static_cast<size_t>(t)], ps = spans.rows[static_cast<size_t>(r)],
-                  qs = spans.columns[static_cast<size_t>(s)];
-  const int64_t plane_size = e.P * e.Q;
-  std::fill(row, row + ods.first * plane_size, T{0});
-  for (int64_t od = ods.first; od < ods.last; ++od) {
-    const int64_t z = od * depth.stride - depth.pad_begin + t * depth.dilation;
-    T *plane = row + od * plane_size;
-    std::fill(plane, plane + ps.first * e.Q, T{0});
-    for (int64_t p = ps.first; p < ps.last; ++p) {
-      const int64_t h = p * height.stride - height.pad_begin + r * height.dilation;
-      // Input column of output column q: q*sw + offset; an index, not a pointer, as it may be negative.
-      const int64_t offset = ((ci * e.D + z) * e.H + h) * e.W - width.pad_begin + s * width.dilation;
-      T *out = plane + p * e.Q;
-      std::fill(out, out + qs.first, T{0});
-      for (int64_t q = qs.first; q < qs.last; ++q) out[q] = image[offset + q * width.stride];
-      std::fill(out + qs.last, out + e.Q, T{0});
+void unfold_plane(const Problem &c, const Extents &e, const TapSpans &spans, const T *plane, T *block, int64_t ld) {
+  const SpatialAxis &height = c.height(), &width = c.width();
+  const int64_t P = e.P, Q = e.Q;
+  for (int64_t r = 0; r < e.R; ++r)
+    for (int64_t s = 0; s < e.S; ++s) {
+      T *row = block + (r * e.S + s) * ld;
+      const IndexSpan ps = spans.rows[static_cast<size_t>(r)], qs = spans.columns[static_cast<size_t>(s)];
+      std::fill(row, row + ps.first * Q, T{0});
+      for (int64_t p = ps.first; p < ps.last; ++p) {
+        const int64_t h = p * height.stride - height.pad_begin + r * height.dilation;
+        // Input column of output column q: q*sw + offset; an index, not a pointer, as it may be negative.
+        const int64_t offset = h * e.W - width.pad_begin + s * width.dilation;
+        T *out = row + p * Q;
+        std::fill(out, out + qs.first, T{0});
+        for (int64_t q = qs.first; q < qs.last; ++q) out[q] = plane[offset + q * width.stride];
+        std::fill(out + qs.last, out + Q, T{0});
+      }
+      std::fill(row + ps.last * Q, row + P * Q, T{0});
     }
-    std::fill(plane + ps.last * e.Q, plane + plane_size, T{0});
-  }
-  std::fill(row + ods.last * plane_size, row + e.OD * plane_size, T{0});
 }
 
-/// Fills col [C/G*T*R*S, OD*P*Q] from one group's image [C/G, D, H, W].
+/// Fills col [C/G*T*R*S, OD*P*Q] from one group's image [C/G, D, H, W] by the unfolding formula above.
 template <class T> void im2col(const GroupGeometry &geo, const TapSpans &spans, const T *image, T *col) {
-  const Extents e(geo.config);
+  const Problem &c = geo.config;
+  const Extents e(c);
+  const int64_t plane_size = e.P * e.Q, ld = geo.col_cols;
   for (int64_t ci = 0; ci < geo.in_channels; ++ci)
-    for (int64_t t = 0; t < e.T; ++t)
-      for (int64_t r = 0; r < e.R; ++r)
-        for (int64_t s = 0; s < e.S; ++s) {
-          T *row = col + (((ci * e.T + t) * e.R + r) * e.S + s) * geo.col_cols;
-          im2col_row(geo.config, e, spans, ci, t, r, s, image, row);
+    for (int64_t t = 0; t < e.T; ++t) {
+      T *rows = col + (ci * e.T + t) * e.R * e.S * ld; // the R*S rows of tap (ci, t)
+      const IndexSpan ods = spans.planes[static_cast<size_t>(t)];
+      if (ods.first > 0 || ods.last < e.OD) // output planes whose tap t lies outside the input (never in 2-D)
+        for (int64_t rs = 0; rs < e.R * e.S; ++rs) {
+          std::fill(rows + rs * ld, rows + rs * ld + ods.first * plane_size, T{0});
+          std::fill(rows + rs * ld + ods.last * plane_size, rows + (rs + 1) * ld, T{0});
         }
+      for (int64_t od = ods.first; od < ods.last; ++od) {
+        const int64_t z = od * c.depth().stride - c.depth().pad_begin + t * c.depth().dilation;
+        unfold_plane(c, e, spans, image + (ci * e.D + z) * e.H * e.W, rows + od * plane_size, ld);
+      }
+    }
+}
+
+/// The adjoint of unfold_plane: adds the col entries `block` of one (ci, t, od) into the input plane they were read
+/// from, dropping the entries from outside the input.
+template <class T>
+void fold_plane(const Problem &c, const Extents &e, const TapSpans &spans, const T *block, int64_t ld, T *plane) {
+  const SpatialAxis &height = c.height(), &width = c.width();
+  const int64_t Q = e.Q, stride = width.stride;
+  for (int64_t r = 0; r < e.R; ++r)
+    for (int64_t s = 0; s < e.S; ++s) {
+      const T *row = block + (r * e.S + s) * ld;
+      const IndexSpan ps = spans.rows[static_cast<size_t>(r)], qs = spans.columns[static_cast<size_t>(s)];
+      for (int64_t p = ps.first; p < ps.last; ++p) {
+        const int64_t h = p * height.stride - height.pad_begin + r * height.dilation;
+        const int64_t offset = h * e.W - width.pad_begin + s * width.dilation;
+        const T *entries = row + p * Q;
+        for (int64_t q = qs.first; q < qs.last; ++q) plane[offset + q * stride] += entries[q];
+      }
+    }
 }
 
 /// The adjoint of im2col: adds every col entry into the image element it was read from (into grad_image
 /// [C/G, D, H, W]), dropping the entries from outside the input.
 template <class T> void col2im(const GroupGeometry &geo, const TapSpans &spans, const T *col, T *grad_image) {
   const Problem &c = geo.config;
-  const SpatialAxis &depth = c.depth(), &height = c.height(), &width = c.width();
   const Extents e(c);
+  const int64_t ld = geo.col_cols;
   for (int64_t ci = 0; ci < geo.in_channels; ++ci)
-    for (int64_t t = 0; t < e.T; ++t)
-      for (int64_t r = 0; r < e.R; ++r)
-        for (int64_t s = 0; s < e.S; ++s) {
-          const T *row = col + (((ci * e.T + t) * e.R + r) * e.S + s) * geo.col_cols;
-          const IndexSpan ods = spans.planes[static_cast<size_t>(t)], ps = spans.rows[static_cast<size_t>(r)],
-                          qs = spans.columns[static_cast<size_t>(s)];
-          for (int64_t od = ods.first; od < ods.last; ++od) {
-            const int64_t z = od * depth.stride - depth.pad_begin + t * depth.dilation;
-            for (int64_t p = ps.first; p < ps.last; ++p) {
-              const int64_t h = p * height.stride - height.pad_begin + r * height.dilation;
-              const int64_t offset = ((ci * e.D + z) * e.H + h) * e.W - width.pad_begin + s * width.dilation;
-              const T *entries = row + (od * e.P + p) * e.Q;
-              for (int64_t q = qs.first; q < qs.last; ++q) grad_image[offset + q * width.stride] += entries[q];
-            }
-          }
-        }
+    for (int64_t t = 0; t < e.T; ++t) {
+      const IndexSpan ods = spans.planes[static_cast<size_t>(t)];
+      for (int64_t od = ods.first; od < ods.last; ++od) {
+        const int64_t z = od * c.depth().stride - c.depth().pad_begin + t * c.depth().dilation;
+        fold_plane(c, e, spans, col + (ci * e.T + t) * e.R * e.S * ld + od * e.P * e.Q, ld,
+                   grad_image + (ci * e.D + z) * e.H * e.W);
+      }
+    }
 }
 
 // out_g [K/G, OD*P*Q] = W_g [K/G, C/G*T*R*S] x col [C/G*T*R*S, OD*P*Q]

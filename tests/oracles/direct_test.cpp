@@ -47,4 +47,11 @@ TEST(Direct, RoundsInADifferentOrderThanNaive) {
   EXPECT_GT(elements_differing_from_naive(many_terms, Direction::grad_data), 0);
 }
 
+// The same in 3-D, where the depth taps join the taps summed outside the channels.
+TEST(Direct, RoundsInADifferentOrderThanNaiveIn3d) {
+  const std::string many_terms = "mb1ic8id4ih4iw4oc8kd3kh3kw3pfr1pbk1pt1pb1pl1pr1";
+  EXPECT_GT(elements_differing_from_naive(many_terms, Direction::output), 0);
+  EXPECT_GT(elements_differing_from_naive(many_terms, Direction::grad_data), 0);
+}
+
 } // namespace convcheck
