@@ -4,17 +4,22 @@
 //
 // Per batch item n and group g, unfold the group's input channels into the column matrix
 //
-//   col[(c*R + r)*S + s, p*Q + q] = data[n, g*C/G + c, p*sh - pt + r*dh, q*sw - pl + s*dw]   (0 in the padding)
+//   col[((c*T + t)*R + r)*S + s, (od*P + p)*Q + q]
+//       = data[n, g*C/G + c, od*sd - pd + t*dd, p*sh - pt + r*dh, q*sw - pl + s*dw]   (0 outside the input)
 //
-// of shape [C/G*R*S, P*Q]. With W_g the group's weights viewed as [K/G, C/G*R*S] (OIHW is already that matrix)
-// and out_g / grad_output_g the group's output planes viewed as [K/G, P*Q]:
+// of shape [C/G*T*R*S, OD*P*Q] (a problem of lower rank has unit outer axes: T = OD = 1 for 2-D, and R = P = 1 too
+// for 1-D, so this is the 2-D matrix, byte for byte). With W_g the group's weights viewed as [K/G, C/G*T*R*S]
+// (OIDHW is already that matrix) and out_g / grad_output_g the group's output volumes viewed as [K/G, OD*P*Q]:
 //
 //   forward:      out_g        = W_g x col
 //   grad_weight:  grad_W_g     = sum_n grad_output_g x col^T     (beta = 1 accumulates the batch in the GEMM)
 //   grad_data:    col          = W_g^T x grad_output_g, then col2im scatter-adds col back into the image,
-//                                dropping the entries that fall in the padding.
+//                                dropping the entries that fall outside the input.
 //
-// Padding entries of col are exact zeros, so the extra products they add to each dot product are exact and the
+// "Outside the input" is the padding, or what a negative padding crops away: either way the tap position lies
+// outside [0, in) on some axis, and the entry is 0 (im2col) or dropped (col2im).
+//
+// Those entries of col are exact zeros, so the extra products they add to each dot product are exact and the
 // rounding is that of a blocked GEMM over the real taps: within the reference's bound for any summation tree.
 
 #include <cblas.h>
@@ -40,15 +45,15 @@ namespace {
 struct GroupGeometry {
   explicit GroupGeometry(const Problem &config)
       : config(config), in_channels(config.in_channels_per_group()), out_channels(config.out_channels_per_group()),
-        col_rows(in_channels * config.height().kernel * config.width().kernel),
-        col_cols(config.height().out() * config.width().out()), image_size(config.height().in * config.width().in) {}
+        col_rows(in_channels * config.kernel_volume()), col_cols(config.out_volume()),
+        image_size(config.in_volume()) {}
 
   const Problem &config;
   int64_t in_channels;  // C/G
   int64_t out_channels; // K/G
-  int64_t col_rows;     // C/G * R * S: the GEMM's reduction dimension for forward and grad_data
-  int64_t col_cols;     // P * Q
-  int64_t image_size;   // H * W
+  int64_t col_rows;     // C/G * T * R * S: the GEMM's reduction dimension for forward and grad_data
+  int64_t col_cols;     // OD * P * Q
+  int64_t image_size;   // D * H * W
 
   // Offsets of the group's slices in the canonical tensors.
   int64_t data_offset(int64_t n, int64_t g) const { return (n * config.in_channels + g * in_channels) * image_size; }
@@ -93,60 +98,117 @@ void gemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, c
     cblas_dgemm(CblasRowMajor, op_a, op_b, i(m), i(n), i(k), 1.0, a, i(lda), b, i(ldb), beta, c, i(ldc));
 }
 
-/// For each kernel row r (`rows`) the output rows p, and for each kernel column s (`columns`) the output columns q,
-/// whose tap lands inside the image: computed once per call, so the unfolding loops below test nothing per element.
+/// For each kernel plane t (`planes`) the output planes od, for each kernel row r (`rows`) the output rows p, and for
+/// each kernel column s (`columns`) the output columns q, whose tap lands inside the input (neither in the padding
+/// nor cropped away): computed once per call, so the unfolding loops below test nothing per element.
 struct TapSpans {
-  explicit TapSpans(const Problem &c) {
-    for (int64_t r = 0; r < c.height().kernel; ++r)
-      rows.push_back(in_range(r * c.height().dilation - c.height().pad_begin, c.height().stride, c.height().out(), c.height().in));
-    for (int64_t s = 0; s < c.width().kernel; ++s)
-      columns.push_back(in_range(s * c.width().dilation - c.width().pad_begin, c.width().stride, c.width().out(), c.width().in));
+  explicit TapSpans(const Problem &c)
+      : planes(per_tap(c.depth())), rows(per_tap(c.height())), columns(per_tap(c.width())) {}
+  std::vector<IndexSpan> planes, rows, columns;
+
+private:
+  static std::vector<IndexSpan> per_tap(const SpatialAxis &a) {
+    std::vector<IndexSpan> spans;
+    for (int64_t t = 0; t < a.kernel; ++t)
+      spans.push_back(in_range(t * a.dilation - a.pad_begin, a.stride, a.out(), a.in));
+    return spans;
   }
-  std::vector<IndexSpan> rows, columns;
 };
 
-/// Fills col [C/G*R*S, P*Q] from one group's image [C/G, H, W] by the unfolding formula above.
+/// The extents the unfolding loops read, once per call (SpatialAxis computes out() on every call).
+struct Extents {
+  explicit Extents(const Problem &c)
+      : D(c.depth().in), H(c.height().in), W(c.width().in), T(c.depth().kernel), R(c.height().kernel),
+        S(c.width().kernel), OD(c.depth().out()), P(c.height().out()), Q(c.width().out()) {}
+  int64_t D, H, W, T, R, S, OD, P, Q;
+};
+
+// The 3-D unfolding is the 2-D one per (input channel, kernel plane t, output plane od): the depth loops go
+// outermost, each in-range (t, od) reads one input plane z, and the loops below it are those of a 2-D problem
+// (which runs them exactly once per channel). The entries of col for one (ci, t, od) are R*S rows of P*Q, each
+// `ld` = OD*P*Q apart.
+
+/// Unfolds input plane `plane` [H, W] into the col entries `block` of one (ci, t, od), zeros included.
+template <class T>
+void unfold_plane(const Problem &c, const Extents &e, const TapSpans &spans, const T *plane, T *block, int64_t ld) {
+  const SpatialAxis &height = c.height(), &width = c.width();
+  const int64_t P = e.P, Q = e.Q;
+  for (int64_t r = 0; r < e.R; ++r)
+    for (int64_t s = 0; s < e.S; ++s) {
+      T *row = block + (r * e.S + s) * ld;
+      const IndexSpan ps = spans.rows[static_cast<size_t>(r)], qs = spans.columns[static_cast<size_t>(s)];
+      std::fill(row, row + ps.first * Q, T{0});
+      for (int64_t p = ps.first; p < ps.last; ++p) {
+        const int64_t h = p * height.stride - height.pad_begin + r * height.dilation;
+        // Input column of output column q: q*sw + offset; an index, not a pointer, as it may be negative.
+        const int64_t offset = h * e.W - width.pad_begin + s * width.dilation;
+        T *out = row + p * Q;
+        std::fill(out, out + qs.first, T{0});
+        for (int64_t q = qs.first; q < qs.last; ++q) out[q] = plane[offset + q * width.stride];
+        std::fill(out + qs.last, out + Q, T{0});
+      }
+      std::fill(row + ps.last * Q, row + P * Q, T{0});
+    }
+}
+
+/// Fills col [C/G*T*R*S, OD*P*Q] from one group's image [C/G, D, H, W] by the unfolding formula above.
 template <class T> void im2col(const GroupGeometry &geo, const TapSpans &spans, const T *image, T *col) {
   const Problem &c = geo.config;
-  const int64_t P = c.height().out(), Q = c.width().out();
+  const Extents e(c);
+  const int64_t plane_size = e.P * e.Q, ld = geo.col_cols;
   for (int64_t ci = 0; ci < geo.in_channels; ++ci)
-    for (int64_t r = 0; r < c.height().kernel; ++r)
-      for (int64_t s = 0; s < c.width().kernel; ++s) {
-        T *row = col + ((ci * c.height().kernel + r) * c.width().kernel + s) * geo.col_cols;
-        const IndexSpan ps = spans.rows[static_cast<size_t>(r)], qs = spans.columns[static_cast<size_t>(s)];
-        std::fill(row, row + ps.first * Q, T{0});
-        for (int64_t p = ps.first; p < ps.last; ++p) {
-          const int64_t h = p * c.height().stride - c.height().pad_begin + r * c.height().dilation;
-          // Input column of output column q: q*sw + offset; an index, not a pointer, as it may be negative.
-          const int64_t offset = (ci * c.height().in + h) * c.width().in - c.width().pad_begin + s * c.width().dilation;
-          T *out = row + p * Q;
-          std::fill(out, out + qs.first, T{0});
-          for (int64_t q = qs.first; q < qs.last; ++q) out[q] = image[offset + q * c.width().stride];
-          std::fill(out + qs.last, out + Q, T{0});
+    for (int64_t t = 0; t < e.T; ++t) {
+      T *rows = col + (ci * e.T + t) * e.R * e.S * ld; // the R*S rows of tap (ci, t)
+      const IndexSpan ods = spans.planes[static_cast<size_t>(t)];
+      if (ods.first > 0 || ods.last < e.OD) // output planes whose tap t lies outside the input (never in 2-D)
+        for (int64_t rs = 0; rs < e.R * e.S; ++rs) {
+          std::fill(rows + rs * ld, rows + rs * ld + ods.first * plane_size, T{0});
+          std::fill(rows + rs * ld + ods.last * plane_size, rows + (rs + 1) * ld, T{0});
         }
-        std::fill(row + ps.last * Q, row + P * Q, T{0});
+      for (int64_t od = ods.first; od < ods.last; ++od) {
+        const int64_t z = od * c.depth().stride - c.depth().pad_begin + t * c.depth().dilation;
+        unfold_plane(c, e, spans, image + (ci * e.D + z) * e.H * e.W, rows + od * plane_size, ld);
       }
+    }
+}
+
+/// The adjoint of unfold_plane: adds the col entries `block` of one (ci, t, od) into the input plane they were read
+/// from, dropping the entries from outside the input.
+template <class T>
+void fold_plane(const Problem &c, const Extents &e, const TapSpans &spans, const T *block, int64_t ld, T *plane) {
+  const SpatialAxis &height = c.height(), &width = c.width();
+  const int64_t Q = e.Q, stride = width.stride;
+  for (int64_t r = 0; r < e.R; ++r)
+    for (int64_t s = 0; s < e.S; ++s) {
+      const T *row = block + (r * e.S + s) * ld;
+      const IndexSpan ps = spans.rows[static_cast<size_t>(r)], qs = spans.columns[static_cast<size_t>(s)];
+      for (int64_t p = ps.first; p < ps.last; ++p) {
+        const int64_t h = p * height.stride - height.pad_begin + r * height.dilation;
+        const int64_t offset = h * e.W - width.pad_begin + s * width.dilation;
+        const T *entries = row + p * Q;
+        for (int64_t q = qs.first; q < qs.last; ++q) plane[offset + q * stride] += entries[q];
+      }
+    }
 }
 
 /// The adjoint of im2col: adds every col entry into the image element it was read from (into grad_image
-/// [C/G, H, W]), dropping the entries that came from the padding.
+/// [C/G, D, H, W]), dropping the entries from outside the input.
 template <class T> void col2im(const GroupGeometry &geo, const TapSpans &spans, const T *col, T *grad_image) {
   const Problem &c = geo.config;
-  const int64_t Q = c.width().out();
+  const Extents e(c);
+  const int64_t ld = geo.col_cols;
   for (int64_t ci = 0; ci < geo.in_channels; ++ci)
-    for (int64_t r = 0; r < c.height().kernel; ++r)
-      for (int64_t s = 0; s < c.width().kernel; ++s) {
-        const T *row = col + ((ci * c.height().kernel + r) * c.width().kernel + s) * geo.col_cols;
-        const IndexSpan ps = spans.rows[static_cast<size_t>(r)], qs = spans.columns[static_cast<size_t>(s)];
-        for (int64_t p = ps.first; p < ps.last; ++p) {
-          const int64_t h = p * c.height().stride - c.height().pad_begin + r * c.height().dilation;
-          const int64_t offset = (ci * c.height().in + h) * c.width().in - c.width().pad_begin + s * c.width().dilation;
-          for (int64_t q = qs.first; q < qs.last; ++q) grad_image[offset + q * c.width().stride] += row[p * Q + q];
-        }
+    for (int64_t t = 0; t < e.T; ++t) {
+      const IndexSpan ods = spans.planes[static_cast<size_t>(t)];
+      for (int64_t od = ods.first; od < ods.last; ++od) {
+        const int64_t z = od * c.depth().stride - c.depth().pad_begin + t * c.depth().dilation;
+        fold_plane(c, e, spans, col + (ci * e.T + t) * e.R * e.S * ld + od * e.P * e.Q, ld,
+                   grad_image + (ci * e.D + z) * e.H * e.W);
       }
+    }
 }
 
-// out_g [K/G, P*Q] = W_g [K/G, C/G*R*S] x col [C/G*R*S, P*Q]
+// out_g [K/G, OD*P*Q] = W_g [K/G, C/G*T*R*S] x col [C/G*T*R*S, OD*P*Q]
 template <class T> void forward(const GroupGeometry &geo, const Case &cc, T *output) {
   std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
   const TapSpans spans(geo.config);
@@ -159,7 +221,7 @@ template <class T> void forward(const GroupGeometry &geo, const Case &cc, T *out
     }
 }
 
-// grad_W_g [K/G, C/G*R*S] = sum_n grad_output_g [K/G, P*Q] x col^T [P*Q, C/G*R*S]
+// grad_W_g [K/G, C/G*T*R*S] = sum_n grad_output_g [K/G, OD*P*Q] x col^T [OD*P*Q, C/G*T*R*S]
 template <class T> void grad_weight(const GroupGeometry &geo, const Case &cc, T *grad_weight) {
   std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
   const TapSpans spans(geo.config);
@@ -173,7 +235,7 @@ template <class T> void grad_weight(const GroupGeometry &geo, const Case &cc, T 
     }
 }
 
-// col [C/G*R*S, P*Q] = W_g^T [C/G*R*S, K/G] x grad_output_g [K/G, P*Q], then col2im into grad_data.
+// col [C/G*T*R*S, OD*P*Q] = W_g^T [C/G*T*R*S, K/G] x grad_output_g [K/G, OD*P*Q], then col2im into grad_data.
 template <class T> void grad_data(const GroupGeometry &geo, const Case &cc, T *grad_data) {
   std::vector<T> col(static_cast<size_t>(geo.col_rows * geo.col_cols));
   const TapSpans spans(geo.config);
@@ -211,8 +273,8 @@ std::string unsupported_workspace(const Problem &config, Direction) {
 const Registration registration{{
     .name = "im2col",
     .description = "im2col/col2im per batch item and group with OpenBLAS GEMMs in the case dtype; all directions, "
-                   "configs whose column buffer fits the tensor cap",
-    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+                   "ranks 1-3 and crops, configs whose column buffer fits the tensor cap",
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
     .unsupported = unsupported_workspace,
     .run =
         [](const Case &c, Direction direction) {

@@ -7,13 +7,17 @@
 namespace convcheck {
 
 TEST(Im2col, AgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("im2col"); }
+TEST(Im2col, AgreesWithReferenceOnEdgeConfigsWithCrops) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("im2col", 2, true); }
+TEST(Im2col, AgreesWithReferenceOn1dEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("im2col", 1, true); }
+TEST(Im2col, AgreesWithReferenceOn3dEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("im2col", 3, true); }
 
 TEST(Im2col, SupportsEveryEdgeConfigAndDirection) {
   const Strategy *im2col = find_strategy("im2col");
   ASSERT_NE(im2col, nullptr);
-  for (const auto &edge : testing::edge_configs())
-    for (Direction direction : all_directions)
-      EXPECT_EQ(im2col->unsupported_reason(parse_descriptor(edge.descriptor), direction), "") << edge.descriptor;
+  for (int64_t ndims = 1; ndims <= max_ndims; ++ndims)
+    for (const auto &edge : testing::edge_configs(ndims, true))
+      for (Direction direction : all_directions)
+        EXPECT_EQ(im2col->unsupported_reason(parse_descriptor(edge.descriptor), direction), "") << edge.descriptor;
 }
 
 // Every tensor is under the cap, but the column buffer (C/G*R*S x P*Q = 400 x 2^20) is not: skipped with a
