@@ -16,7 +16,7 @@ namespace {
 // Values above this are refused, so that (oh - 1) * sh + (kh - 1) * (dh + 1) cannot overflow int64 below.
 constexpr int64_t max_value = 999'999'999;
 
-// str2desc's keys. The depth ones are recognised only to say that the descriptor is 3-D.
+// str2desc's keys.
 constexpr std::array<const char *, 22> known_keys = {"g",  "mb", "ic", "id", "ih", "iw", "oc", "od",
                                                      "oh", "ow", "kd", "kh", "kw", "sd", "sh", "sw",
                                                      "pd", "ph", "pw", "dd", "dh", "dw"};
@@ -129,7 +129,8 @@ struct Axis {
   // (kh - 1) * (dh + 1) + 1: the input rows one output row reads.
   int64_t extent() const { return (kernel - 1) * (dilation + 1) + 1; }
   // desc_t::init_pad_r (conv.hpp): opp_pad = (o - 1) * s - i + ((k - 1) * (d + 1) + 1) - p, which makes
-  // (i + p + opp_pad - extent) / s + 1 == o exactly.
+  // (i + p + opp_pad - extent) / s + 1 == o exactly. It is negative when the last window ends before the input
+  // does (a strided 1x1 over an even size): convcheck holds that as a crop of the rows no output reads.
   int64_t pad_end() const { return (out - 1) * stride - in + extent() - pad; }
 };
 
@@ -162,43 +163,21 @@ void complete(Axis &axis, const Entries &entries, const std::string &text, const
     if (axis.out <= 0) fail(fmt::format("computed {} {} is not positive", axis.key('o'), axis.out), text);
   } else if (axis.pad < 0) {
     // compute_pad: half of the padding the given output needs, rounded toward zero; the rest goes to the end.
+    // Negative (a crop on both sides) when the given output needs fewer input rows than there are.
     axis.pad = ((axis.out - 1) * axis.stride - axis.in + axis.extent()) / 2;
   }
 }
 
-// sanitize_desc's 1-D case: the missing height is a unit axis (defaults {1, 1, 1, 1, 0, 0}).
-Axis unit_axis(char letter) {
-  Axis axis;
-  axis.letter = letter;
-  axis.in = axis.out = axis.kernel = 1;
-  axis.pad = 0;
-  return axis;
+// The axis in convcheck's terms: benchdnn's dilation 0 is convcheck's 1 (none), and the end padding is derived.
+SpatialAxis to_spatial_axis(const Axis &a) {
+  return SpatialAxis{a.in, a.kernel, a.stride, a.dilation + 1, a.pad, a.pad_end()};
 }
 
-// The first negative padding, as a skip reason; empty when all four are >= 0.
-std::string negative_padding(const Axis &height, const Axis &width) {
-  const std::array<std::pair<const char *, int64_t>, 4> pads = {{{"deduced pad_top", height.pad},
-                                                                 {"derived pad_bottom", height.pad_end()},
-                                                                 {"deduced pad_left", width.pad},
-                                                                 {"derived pad_right", width.pad_end()}}};
-  for (const auto &[what, value] : pads)
-    if (value < 0) return fmt::format("{} {} is negative (convcheck needs padding >= 0)", what, value);
-  return "";
-}
-
-Problem to_config(const Entries &entries, const Axis &height, const Axis &width) {
-  Problem problem;
-  problem.batch = entries.get("mb", 2);
-  problem.groups = entries.get("g", 1);
-  problem.in_channels = entries.get("ic", 0);
-  problem.out_channels = entries.get("oc", 0);
-  auto axis = [](const Axis &a) {
-    // benchdnn's dilation 0 is convcheck's 1: no dilation
-    return SpatialAxis{a.in, a.kernel, a.stride, a.dilation + 1, a.pad, a.pad_end()};
-  };
-  problem.axes[1] = axis(height);
-  problem.axes[2] = axis(width);
-  return problem;
+// Copies every entry of `from` (computed output and deduced padding included) onto `to`, as sanitize_desc does.
+void copy_axis(const Axis &from, Axis &to) {
+  const char letter = to.letter;
+  to = from;
+  to.letter = letter;
 }
 
 } // namespace
@@ -216,40 +195,51 @@ BenchdnnLine parse_benchdnn_line(const std::string &line) {
   const Entries entries = read_entries(text);
   result.name = entries.name;
 
-  // str2desc checks these before looking at any spatial axis, for 3-D descriptors too.
+  // str2desc checks these before looking at any spatial axis.
   check_positive_if_given(entries, "g", text);
   required_positive(entries, "ic", text);
   required_positive(entries, "oc", text);
   for (const char *stride : {"sd", "sh", "sw"}) check_positive_if_given(entries, stride, text);
 
-  if (takes_part(read_axis(entries, 'd'))) {
-    result.skip_reason = "3-D descriptor (depth keys given): convcheck runs 1-D and 2-D convolutions only";
-    return result;
-  }
-  Axis height = read_axis(entries, 'h');
-  Axis width = read_axis(entries, 'w');
-  const bool has_height = takes_part(height);
-  const bool has_width = takes_part(width);
-  if (!has_height && !has_width) fail("no spatial keys (give ih and kh, or iw and kw for 1-D)", text);
-  if (has_height) complete(height, entries, text, "");
-  if (has_width)
-    complete(width, entries, text,
-             has_height ? " (benchdnn copies the width keys from the height ones only when none is given)" : "");
+  std::array<Axis, max_ndims> axes = {read_axis(entries, 'd'), read_axis(entries, 'h'), read_axis(entries, 'w')};
+  Axis &depth = axes[0], &height = axes[1], &width = axes[2];
+  const bool has_depth = takes_part(depth), has_height = takes_part(height), has_width = takes_part(width);
+  if (!has_depth && !has_height && !has_width)
+    fail("no spatial keys (give ih and kh; iw and kw for 1-D; id and kd for 3-D)", text);
 
-  // sanitize_desc: a 2-D descriptor without width entries is square, every width entry a copy of the height
-  // one (computed output and deduced padding included, and overriding a lone `pw0`); a 1-D one has H = R = 1.
-  if (!has_width) {
-    width = height;
-    width.letter = 'w';
-  } else if (!has_height) {
-    height = unit_axis('h');
+  // str2desc completes each axis on its own; sanitize_desc then settles the rank and copies the missing axes.
+  const std::string cubic = " (benchdnn copies the height and width keys from the depth ones only when none is given)";
+  const std::string square = " (benchdnn copies the width keys from the height ones only when none is given)";
+  if (has_depth) complete(depth, entries, text, "");
+  if (has_height) complete(height, entries, text, has_depth ? cubic : "");
+  if (has_width) complete(width, entries, text, has_depth ? cubic : has_height ? square : "");
+
+  // sanitize_desc: any depth entry makes the problem 3-D, else any height entry 2-D, else it is 1-D. A 3-D
+  // descriptor gives height and width entries both or neither (then both copy the depth ones: a cubic problem);
+  // a 2-D one without width entries is square, the width a copy of the height (computed output and deduced
+  // padding included, and overriding a lone `pw0`).
+  const int64_t ndims = has_depth ? 3 : has_height ? 2 : 1;
+  if (ndims == 3 && has_height != has_width)
+    fail(fmt::format("3-D descriptor gives {} keys but no {} keys (benchdnn takes both or neither)",
+                     has_height ? "height" : "width", has_height ? "width" : "height"),
+         text);
+  if (ndims == 3 && !has_height) {
+    copy_axis(depth, height);
+    copy_axis(depth, width);
+  } else if (ndims == 2 && !has_width) {
+    copy_axis(height, width);
   }
 
-  if (const std::string negative = negative_padding(height, width); !negative.empty()) {
-    result.skip_reason = negative;
-    return result;
-  }
-  result.problem = to_config(entries, height, width);
+  // The axes below the rank keep sanitize_desc's defaults {1, 1, 1, 1, 0, 0}, which are convcheck's SpatialAxis{}.
+  Problem problem;
+  problem.ndims = ndims;
+  problem.batch = entries.get("mb", 2);
+  problem.groups = entries.get("g", 1);
+  problem.in_channels = entries.get("ic", 0);
+  problem.out_channels = entries.get("oc", 0);
+  for (int64_t a = problem.first_axis(); a < max_ndims; ++a)
+    problem.axes[static_cast<size_t>(a)] = to_spatial_axis(axes[static_cast<size_t>(a)]);
+  result.problem = problem;
   return result;
 }
 

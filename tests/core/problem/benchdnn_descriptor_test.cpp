@@ -1,5 +1,10 @@
 #include "core/problem/benchdnn_descriptor.hpp"
 
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <utility>
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -17,7 +22,7 @@
 //   extent  = (k - 1) * (d + 1) + 1
 //   out     = (i - extent + 2 * p) / s + 1          when out is not given (p defaults to 0)
 //   p       = ((o - 1) * s - i + extent) / 2         when out is given and p is not
-//   pad_end = (o - 1) * s - i + extent - p           always
+//   pad_end = (o - 1) * s - i + extent - p           always (negative: a crop)
 
 namespace convcheck {
 namespace {
@@ -40,9 +45,6 @@ std::string parse_error(const std::string &line) {
   }
   return "";
 }
-
-const std::string negative_bottom = "skipped: derived pad_bottom -1 is negative (convcheck needs padding >= 0)";
-const std::string negative_right = "skipped: derived pad_right -1 is negative (convcheck needs padding >= 0)";
 
 struct Expected {
   const char *line;
@@ -82,53 +84,57 @@ TEST(BenchdnnDescriptor, ShapesBasicTwoDimensionalLines) {
   });
 }
 
-TEST(BenchdnnDescriptor, ShapesBasicStridedOneByOneHasNegativeDerivedPaddingAndIsSkipped) {
+TEST(BenchdnnDescriptor, ShapesBasicStridedOneByOneHasNegativeDerivedPadding) {
   // ih8 oh4 kh1 ph0 sh2: pad_end = 3*2 - 8 + 1 - 0 = -1. oneDNN accepts pad_r > -stride (the last input row is
-  // simply never read); convcheck needs padding >= 0, so the line is skipped, not rejected.
+  // simply never read); convcheck holds it as a crop of that row, and the output stays exactly 4x4.
   const BenchdnnLine line = parse_benchdnn_line(R"(g1ic17oc17_ih8oh4kh1ph0sh2_n"2d_conv:1x1_stride_tail")");
-  EXPECT_FALSE(line.problem);
-  EXPECT_EQ(line.skip_reason, "derived pad_bottom -1 is negative (convcheck needs padding >= 0)");
+  ASSERT_TRUE(line.problem);
+  EXPECT_EQ(format_descriptor(*line.problem), "mb2ic17ih8iw8oc17kh1kw1sh2sw2pb-1pr-1");
+  EXPECT_EQ(line.skip_reason, "");
   EXPECT_EQ(line.name, "2d_conv:1x1_stride_tail");
+  EXPECT_EQ(line.problem->height().out(), 4);
+  EXPECT_EQ(line.problem->width().out(), 4);
+  EXPECT_NO_THROW(validate(*line.problem));
 }
 
 TEST(BenchdnnDescriptor, ShapesBasicOneDimensionalLines) {
-  // Verbatim from shapes_basic. Only width keys: sanitize_desc gives the height axis its defaults
-  // (ih1 oh1 kh1 sh1 ph0 dh0), so H = R = 1 and the height padding is 0 (pad_end = 0 - 1 + 1 - 0 = 0).
+  // Verbatim from shapes_basic. Only width keys: a 1-D problem (ndims 1; sanitize_desc gives the depth and height
+  // axes its unit defaults, convcheck's SpatialAxis{}, and only width keys are printed).
   // Width pad_end = (ow - 1) * sw - iw + kw - pw, computed per line below.
   expect_all({
       // 4 - 5 + 3 - 1 = 1
-      {R"(g1ic3oc16_iw5ow5kw3pw1_n"1d_conv:1st")", "mb2ic3ih1iw5oc16kh1kw3pl1pr1", "1d_conv:1st"},
-      {R"(g1ic3oc17_iw5ow5kw3pw1_n"1d_conv:1st_tail")", "mb2ic3ih1iw5oc17kh1kw3pl1pr1", "1d_conv:1st_tail"},
+      {R"(g1ic3oc16_iw5ow5kw3pw1_n"1d_conv:1st")", "mb2ic3iw5oc16kw3pl1pr1", "1d_conv:1st"},
+      {R"(g1ic3oc17_iw5ow5kw3pw1_n"1d_conv:1st_tail")", "mb2ic3iw5oc17kw3pl1pr1", "1d_conv:1st_tail"},
       // 3*2 - 8 + 3 - 1 = 0
-      {R"(g1ic3oc17_iw8ow4kw3pw1sw2_n"1d_conv:1st_stride_tail")", "mb2ic3ih1iw8oc17kh1kw3sw2pl1",
+      {R"(g1ic3oc17_iw8ow4kw3pw1sw2_n"1d_conv:1st_stride_tail")", "mb2ic3iw8oc17kw3sw2pl1",
        "1d_conv:1st_stride_tail"},
       // 4 - 5 + 1 - 0 = 0
-      {R"(g1ic16oc16_iw5ow5kw1pw0_n"1d_conv:1x1")", "mb2ic16ih1iw5oc16kh1kw1", "1d_conv:1x1"},
-      {R"(g1ic17oc17_iw5ow5kw1pw0_n"1d_conv:1x1_tail")", "mb2ic17ih1iw5oc17kh1kw1", "1d_conv:1x1_tail"},
-      // 3*2 - 8 + 1 - 0 = -1: skipped
-      {R"(g1ic17oc17_iw8ow4kw1pw0sw2_n"1d_conv:1x1_stride_tail")", negative_right.c_str(),
+      {R"(g1ic16oc16_iw5ow5kw1pw0_n"1d_conv:1x1")", "mb2ic16iw5oc16kw1", "1d_conv:1x1"},
+      {R"(g1ic17oc17_iw5ow5kw1pw0_n"1d_conv:1x1_tail")", "mb2ic17iw5oc17kw1", "1d_conv:1x1_tail"},
+      // 3*2 - 8 + 1 - 0 = -1: the last column is cropped
+      {R"(g1ic17oc17_iw8ow4kw1pw0sw2_n"1d_conv:1x1_stride_tail")", "mb2ic17iw8oc17kw1sw2pr-1",
        "1d_conv:1x1_stride_tail"},
-      {R"(g1ic16oc16_iw5ow5kw3pw1_n"1d_conv:3x3")", "mb2ic16ih1iw5oc16kh1kw3pl1pr1", "1d_conv:3x3"},
-      {R"(g1ic17oc17_iw5ow5kw3pw1_n"1d_conv:3x3_tail")", "mb2ic17ih1iw5oc17kh1kw3pl1pr1", "1d_conv:3x3_tail"},
+      {R"(g1ic16oc16_iw5ow5kw3pw1_n"1d_conv:3x3")", "mb2ic16iw5oc16kw3pl1pr1", "1d_conv:3x3"},
+      {R"(g1ic17oc17_iw5ow5kw3pw1_n"1d_conv:3x3_tail")", "mb2ic17iw5oc17kw3pl1pr1", "1d_conv:3x3_tail"},
       // 3*2 - 8 + 3 - 1 = 0
-      {R"(g1ic17oc17_iw8ow4kw3pw1sw2_n"1d_conv:3x3_stride_tail")", "mb2ic17ih1iw8oc17kh1kw3sw2pl1",
+      {R"(g1ic17oc17_iw8ow4kw3pw1sw2_n"1d_conv:3x3_stride_tail")", "mb2ic17iw8oc17kw3sw2pl1",
        "1d_conv:3x3_stride_tail"},
       // 7 - 5 + 3 - 3 = 2
-      {R"(g1ic16oc16_iw5ow8kw3pw3_n"1d_conv:gemm")", "mb2ic16ih1iw5oc16kh1kw3pl3pr2", "1d_conv:gemm"},
-      {R"(g1ic17oc17_iw5ow8kw3pw3_n"1d_conv:gemm_tail")", "mb2ic17ih1iw5oc17kh1kw3pl3pr2", "1d_conv:gemm_tail"},
+      {R"(g1ic16oc16_iw5ow8kw3pw3_n"1d_conv:gemm")", "mb2ic16iw5oc16kw3pl3pr2", "1d_conv:gemm"},
+      {R"(g1ic17oc17_iw5ow8kw3pw3_n"1d_conv:gemm_tail")", "mb2ic17iw5oc17kw3pl3pr2", "1d_conv:gemm_tail"},
       // 4*2 - 8 + 3 - 3 = 0
-      {R"(g1ic17oc17_iw8ow5kw3pw3sw2_n"1d_conv:gemm_stride_tail")", "mb2ic17ih1iw8oc17kh1kw3sw2pl3",
+      {R"(g1ic17oc17_iw8ow5kw3pw3sw2_n"1d_conv:gemm_stride_tail")", "mb2ic17iw8oc17kw3sw2pl3",
        "1d_conv:gemm_stride_tail"},
-      {R"(g4ic16oc16_iw5ow5kw3pw1_n"1d_conv:grouped")", "g4mb2ic16ih1iw5oc16kh1kw3pl1pr1", "1d_conv:grouped"},
-      {R"(g4ic20oc20_iw5ow5kw3pw1_n"1d_conv:grouped_tail")", "g4mb2ic20ih1iw5oc20kh1kw3pl1pr1",
+      {R"(g4ic16oc16_iw5ow5kw3pw1_n"1d_conv:grouped")", "g4mb2ic16iw5oc16kw3pl1pr1", "1d_conv:grouped"},
+      {R"(g4ic20oc20_iw5ow5kw3pw1_n"1d_conv:grouped_tail")", "g4mb2ic20iw5oc20kw3pl1pr1",
        "1d_conv:grouped_tail"},
-      {R"(g4ic20oc20_iw8ow4kw3pw1sw2_n"1d_conv:grouped_stride_tail")", "g4mb2ic20ih1iw8oc20kh1kw3sw2pl1",
+      {R"(g4ic20oc20_iw8ow4kw3pw1sw2_n"1d_conv:grouped_stride_tail")", "g4mb2ic20iw8oc20kw3sw2pl1",
        "1d_conv:grouped_stride_tail"},
-      {R"(g16ic16oc16_iw5ow5kw3pw1_n"1d_conv:depthwise")", "g16mb2ic16ih1iw5oc16kh1kw3pl1pr1",
+      {R"(g16ic16oc16_iw5ow5kw3pw1_n"1d_conv:depthwise")", "g16mb2ic16iw5oc16kw3pl1pr1",
        "1d_conv:depthwise"},
-      {R"(g17ic17oc17_iw5ow5kw3pw1_n"1d_conv:depthwise_tail")", "g17mb2ic17ih1iw5oc17kh1kw3pl1pr1",
+      {R"(g17ic17oc17_iw5ow5kw3pw1_n"1d_conv:depthwise_tail")", "g17mb2ic17iw5oc17kw3pl1pr1",
        "1d_conv:depthwise_tail"},
-      {R"(g17ic17oc17_iw8ow4kw3pw1sw2_n"1d_conv:depthwise_stride_tail")", "g17mb2ic17ih1iw8oc17kh1kw3sw2pl1",
+      {R"(g17ic17oc17_iw8ow4kw3pw1sw2_n"1d_conv:depthwise_stride_tail")", "g17mb2ic17iw8oc17kw3sw2pl1",
        "1d_conv:depthwise_stride_tail"},
   });
 }
@@ -158,9 +164,9 @@ TEST(BenchdnnDescriptor, ResNeXtLinesWithEveryKeySpelledOut) {
   // pad_end = 111*2 - 224 + 7 - 3 = 2 (3 top, 2 bottom); width identical.
   EXPECT_EQ(parsed(R"(mb128_ic3oc64_ih224oh112kh7sh2dh0ph3_iw224ow112kw7sw2dw0pw3_n"resnext_101:conv1*1")"),
             "mb128ic3ih224iw224oc64kh7kw7sh2sw2pt3pb2pl3pr2");
-  // conv9, a strided 1x1: pad_end = 27*2 - 56 + 1 - 0 = -1, skipped like shapes_basic's 1x1_stride_tail.
+  // conv9, a strided 1x1: pad_end = 27*2 - 56 + 1 - 0 = -1, a crop like shapes_basic's 1x1_stride_tail.
   EXPECT_EQ(parsed(R"(mb128_ic256oc512_ih56oh28kh1sh2dh0ph0_iw56ow28kw1sw2dw0pw0_n"resnext_101:conv9*1")"),
-            negative_bottom);
+            "mb128ic256ih56iw56oc512kh1kw1sh2sw2pb-1pr-1");
 }
 
 TEST(BenchdnnDescriptor, NameAndUnderscoreSeparators) {
@@ -194,14 +200,15 @@ TEST(BenchdnnDescriptor, OutputGivenWithoutPadding) {
   EXPECT_EQ(parsed("mb1ic2ih10oc2oh5kh3sh2"), "mb1ic2ih10iw10oc2kh3kw3sh2sw2pb1pr1");
   // ih5 oh5 kh3: ph = (4 - 5 + 3)/2 = 1, pad_end = 4 - 5 + 3 - 1 = 1 ("same" padding).
   EXPECT_EQ(parsed("mb1ic2ih5oc2oh5kh3"), "mb1ic2ih5iw5oc2kh3kw3pt1pb1pl1pr1");
-  // ih10 oh3 kh3: ph = (2 - 10 + 3)/2 = -5/2 = -2 (truncated toward zero): a negative top padding, skipped.
-  EXPECT_EQ(parsed("mb1ic2ih10oc2oh3kh3"),
-            "skipped: deduced pad_top -2 is negative (convcheck needs padding >= 0)");
+  // ih10 oh3 kh3: ph = (2 - 10 + 3)/2 = -5/2 = -2 (truncated toward zero): a negative top padding, and
+  // pad_end = 2 - 10 + 3 + 2 = -3. Both are crops: (10 - 2 - 3 - 3)/1 + 1 = 3 rows out, as benchdnn's oh3.
+  EXPECT_EQ(parsed("mb1ic2ih10oc2oh3kh3"), "mb1ic2ih10iw10oc2kh3kw3pt-2pb-3pl-2pr-3");
+  EXPECT_EQ(parse_benchdnn_line("mb1ic2ih10oc2oh3kh3").problem->height().out(), 3);
 }
 
 TEST(BenchdnnDescriptor, StridedDescriptorWithoutOutputCanDeriveNegativePadding) {
   // ih6 kh3 sh2, nothing else: oh = (6 - 3)/2 + 1 = 2, pad_end = 2 - 6 + 3 - 0 = -1.
-  EXPECT_EQ(parsed("mb1ic2ih6oc2kh3sh2"), negative_bottom);
+  EXPECT_EQ(parsed("mb1ic2ih6oc2kh3sh2"), "mb1ic2ih6iw6oc2kh3kw3sh2sw2pb-1pr-1");
 }
 
 TEST(BenchdnnDescriptor, TruncatingDivisionGivesOneOutputAndBottomPadding) {
@@ -219,18 +226,28 @@ TEST(BenchdnnDescriptor, DepthKeysAtTheirNeutralValuesKeepTwoDimensions) {
   EXPECT_EQ(parsed("ic2ih5oc2kh3pd0sd1dd0"), "mb2ic2ih5iw5oc2kh3kw3");
 }
 
-TEST(BenchdnnDescriptor, ThreeDimensionalLinesAreSkipped) {
-  const std::string three_d =
-      "skipped: 3-D descriptor (depth keys given): convcheck runs 1-D and 2-D convolutions only";
-  // Verbatim from shapes_basic; the name is still reported.
+TEST(BenchdnnDescriptor, HeightKeysAtTheirNeutralValuesKeepOneDimension) {
+  // no_h likewise: ph0 sh1 dh0 alone leave the height out. ow = 5 - 3 + 1 = 3, pad_end = 2 - 5 + 3 = 0.
+  EXPECT_EQ(parsed("ic2iw5oc2kw3ph0sh1dh0"), "mb2ic2iw5oc2kw3");
+  EXPECT_EQ(parse_benchdnn_line("ic2iw5oc2kw3ph0sh1dh0").problem->ndims, 1);
+}
+
+TEST(BenchdnnDescriptor, ThreeDimensionalLines) {
+  // Verbatim from shapes_basic. Depth keys only: sanitize_desc copies the depth axis to height and width (cubic).
+  // id5 od5 kd3 pd1: pad_end = 4 - 5 + 3 - 1 = 1 on every axis.
   const BenchdnnLine line = parse_benchdnn_line(R"(g1ic3oc16_id5od5kd3pd1_n"3d_conv:1st")");
-  EXPECT_FALSE(line.problem);
-  EXPECT_EQ("skipped: " + line.skip_reason, three_d);
+  ASSERT_TRUE(line.problem);
+  EXPECT_EQ(line.problem->ndims, 3);
+  EXPECT_EQ(format_descriptor(*line.problem), "mb2ic3id5ih5iw5oc16kd3kh3kw3pfr1pbk1pt1pb1pl1pr1");
+  EXPECT_EQ(line.skip_reason, "");
   EXPECT_EQ(line.name, "3d_conv:1st");
-  // Depth keys next to height keys, and a lone depth stride or padding.
-  EXPECT_EQ(parsed("mb1ic16id1ih1iw1oc16od2oh2ow1kd3kh3kw1dd1dh1ph1pd1"), three_d);
-  EXPECT_EQ(parsed("ic2ih5oc2kh3sd2"), three_d);
-  EXPECT_EQ(parsed("ic2ih5oc2kh3pd1"), three_d);
+  // Depth keys next to height and width keys. Depth and height: id1 od2 kd3 dd1 pd1: extent = 2*2 + 1 = 5,
+  // pad_end = 1 - 1 + 5 - 1 = 4. Width: iw1 ow1 kw1, pw deduced (0 - 1 + 1)/2 = 0, pad_end = 0 - 1 + 1 - 0 = 0.
+  EXPECT_EQ(parsed("mb1ic16id1ih1iw1oc16od2oh2ow1kd3kh3kw1dd1dh1ph1pd1"),
+            "mb1ic16id1ih1iw1oc16kd3kh3kw1dld2dlh2pfr1pbk4pt1pb4");
+  // A lone depth stride or padding brings the depth axis in, which then needs id and kd (in benchdnn too).
+  EXPECT_EQ(parse_error("ic2ih5oc2kh3sd2"), "missing key 'id' in benchdnn descriptor 'ic2ih5oc2kh3sd2'");
+  EXPECT_EQ(parse_error("ic2ih5oc2kh3pd1"), "missing key 'id' in benchdnn descriptor 'ic2ih5oc2kh3pd1'");
 }
 
 TEST(BenchdnnDescriptor, OptionLinesAreSkipped) {
@@ -282,7 +299,8 @@ TEST(BenchdnnDescriptor, MalformedDescriptorsQuoteTheWholeLine) {
       {"ic3ih5oc3", "missing key 'kh' in benchdnn descriptor 'ic3ih5oc3'"},
       {"ic3oc3iw5", "missing key 'kw' in benchdnn descriptor 'ic3oc3iw5'"},
       {"ic3oc3ow5kw3", "missing key 'iw' in benchdnn descriptor 'ic3oc3ow5kw3'"},
-      {"ic3oc3", "no spatial keys (give ih and kh, or iw and kw for 1-D) in benchdnn descriptor 'ic3oc3'"},
+      {"ic3oc3", "no spatial keys (give ih and kh; iw and kw for 1-D; id and kd for 3-D) in benchdnn descriptor "
+                 "'ic3oc3'"},
       {"ic3ih5iw6oc3kh3", "missing key 'kw' (benchdnn copies the width keys from the height ones only when none "
                           "is given) in benchdnn descriptor 'ic3ih5iw6oc3kh3'"},
       {"ic0ih5oc3kh3", "key 'ic' must be positive in benchdnn descriptor 'ic0ih5oc3kh3'"},
@@ -296,48 +314,297 @@ TEST(BenchdnnDescriptor, MalformedDescriptorsQuoteTheWholeLine) {
       {"IC3ih5oc3kh3", "unexpected character 'I' at offset 0 in benchdnn descriptor 'IC3ih5oc3kh3'"},
       // oh = (2 - 5)/1 + 1 = -2: benchdnn refuses a non-positive computed output too.
       {"ic1oc1ih2kh5", "computed oh -2 is not positive in benchdnn descriptor 'ic1oc1ih2kh5'"},
+      {"ic1oc1id2kd5", "computed od -2 is not positive in benchdnn descriptor 'ic1oc1id2kd5'"},
+      // 3-D: sanitize_desc takes height and width entries both or neither.
+      {"ic3oc3id5kd3ih5kh3", "3-D descriptor gives height keys but no width keys (benchdnn takes both or neither) "
+                             "in benchdnn descriptor 'ic3oc3id5kd3ih5kh3'"},
+      {"ic3oc3id5kd3iw5kw3", "3-D descriptor gives width keys but no height keys (benchdnn takes both or neither) "
+                             "in benchdnn descriptor 'ic3oc3id5kd3iw5kw3'"},
+      {"ic3oc3id5", "missing key 'kd' in benchdnn descriptor 'ic3oc3id5'"},
+      {"ic3oc3id5kd3ih5iw5kw3", "missing key 'kh' (benchdnn copies the height and width keys from the depth ones "
+                                "only when none is given) in benchdnn descriptor 'ic3oc3id5kd3ih5iw5kw3'"},
+      {"ic3oc3id5kd3sd0", "key 'sd' must be positive in benchdnn descriptor 'ic3oc3id5kd3sd0'"},
       // The quoted text is the descriptor without its comment and blanks.
       {"  ic3ih5oc3kh  # broken", "missing value for key 'kh' in benchdnn descriptor 'ic3ih5oc3kh'"},
   };
   for (const auto &[line, message] : cases) EXPECT_EQ(parse_error(line), message) << line;
 }
 
-RC_GTEST_PROP(BenchdnnDescriptor, FullLineWrittenFromAnyConfigKeepsItsOutputSize, ()) {
-  // Every key spelled out, as benchdnn prints a canonical descriptor. convcheck's P = (H + pt + pb - ext)/s + 1
-  // lets pb carry up to s - 1 unused rows; benchdnn's derived pad_end is the smallest pb giving that P. So the
-  // parsed config equals the generated one except for layouts/dtype (defaults) and pad_bottom/right, which
-  // shrink by less than the stride, or the line is skipped when that smallest padding is negative.
-  const Problem config = *problems();
-  // benchdnn's 2-D descriptors, whose given padding is never negative.
-  RC_PRE(config.ndims == 2 && config.height().pad_begin >= 0 && config.width().pad_begin >= 0);
-  const std::string line = fmt::format(
-      "g{}mb{}_ic{}ih{}iw{}_oc{}oh{}ow{}_kh{}kw{}_sh{}sw{}_ph{}pw{}_dh{}dw{}", config.groups, config.batch,
-      config.in_channels, config.height().in, config.width().in, config.out_channels, config.height().out(),
-      config.width().out(), config.height().kernel, config.width().kernel, config.height().stride, config.width().stride,
-      config.height().pad_begin, config.width().pad_begin, config.height().dilation - 1, config.width().dilation - 1);
-  const BenchdnnLine parsed_line = parse_benchdnn_line(line);
-  RC_CLASSIFY(!parsed_line.problem, "skipped: negative derived padding");
-  RC_CLASSIFY(parsed_line.problem && (parsed_line.problem->height().pad_end != config.height().pad_end ||
-                                     parsed_line.problem->width().pad_end != config.width().pad_end),
-              "unused end padding dropped");
-  if (!parsed_line.problem) {
-    RC_ASSERT(parsed_line.skip_reason.rfind("derived pad_", 0) == 0);
-    RC_ASSERT(config.height().pad_end < config.height().stride - 1 || config.width().pad_end < config.width().stride - 1);
-    return;
+RC_GTEST_PROP(BenchdnnDescriptor, FullLineWrittenFromAnyProblemKeepsItsOutputSize, ()) {
+  // Every key of the problem's own axes spelled out, as benchdnn prints a canonical descriptor (a 1-D problem gets
+  // width keys only, a 2-D one height and width keys). convcheck's P = (H + pt + pb - ext)/s + 1 lets pb carry
+  // up to s - 1 unused rows; benchdnn's derived pad_end is the smallest pb giving that P, negative or not. So the
+  // parsed problem equals the generated one except for layouts/dtype (defaults) and the end paddings, which shrink
+  // by less than the stride.
+  Problem config = *problems();
+  // benchdnn cannot write a negative padding; a negative begin padding moves to the end, which keeps every
+  // output size (the sum is what counts), so every generated problem stays usable.
+  for (SpatialAxis &axis : config.axes)
+    if (axis.pad_begin < 0) axis.pad_end += std::exchange(axis.pad_begin, 0);
+  std::string line = fmt::format("g{}mb{}_ic{}oc{}", config.groups, config.batch, config.in_channels,
+                                 config.out_channels);
+  constexpr char letters[max_ndims] = {'d', 'h', 'w'};
+  for (int64_t a = config.first_axis(); a < max_ndims; ++a) {
+    const SpatialAxis &axis = config.axes[static_cast<size_t>(a)];
+    line += fmt::format("_i{0}{1}o{0}{2}k{0}{3}s{0}{4}p{0}{5}d{0}{6}", letters[a], axis.in, axis.out(), axis.kernel,
+                        axis.stride, axis.pad_begin, axis.dilation - 1);
   }
+  const BenchdnnLine parsed_line = parse_benchdnn_line(line);
+  RC_ASSERT(parsed_line.problem.has_value());
+  const Problem &parsed_problem = *parsed_line.problem;
   Problem expected = config;
   expected.data_layout = DataLayout::ncx;
   expected.weight_layout = WeightLayout::oix;
   expected.precision = Precision::uniform(DType::float32);
-  expected.height().pad_end = parsed_line.problem->height().pad_end;
-  expected.width().pad_end = parsed_line.problem->width().pad_end;
-  RC_ASSERT(*parsed_line.problem == expected);
-  RC_ASSERT(parsed_line.problem->height().out() == config.height().out());
-  RC_ASSERT(parsed_line.problem->width().out() == config.width().out());
-  RC_ASSERT(config.height().pad_end - expected.height().pad_end >= 0);
-  RC_ASSERT(config.height().pad_end - expected.height().pad_end < config.height().stride);
-  RC_ASSERT(config.width().pad_end - expected.width().pad_end >= 0);
-  RC_ASSERT(config.width().pad_end - expected.width().pad_end < config.width().stride);
+  bool dropped = false, negative = false;
+  for (size_t a = 0; a < max_ndims; ++a) {
+    expected.axes[a].pad_end = parsed_problem.axes[a].pad_end;
+    const int64_t shrink = config.axes[a].pad_end - parsed_problem.axes[a].pad_end;
+    RC_ASSERT(shrink >= 0);
+    RC_ASSERT(shrink < config.axes[a].stride);
+    RC_ASSERT(parsed_problem.axes[a].out() == config.axes[a].out());
+    dropped = dropped || shrink != 0;
+    negative = negative || parsed_problem.axes[a].pad_end < 0;
+  }
+  RC_CLASSIFY(dropped, "unused end padding dropped");
+  RC_CLASSIFY(negative, "negative derived padding");
+  RC_TAG(std::to_string(parsed_problem.ndims) + "-D");
+  RC_ASSERT(parsed_problem == expected);
+  RC_ASSERT(is_valid(parsed_problem));
+}
+
+// oneDNN's own lists, copied verbatim under tests/core/problem/benchdnn/ (README.md there says from where).
+
+struct ListFacts {
+  const char *name;
+  int64_t ndims;       // the rank benchdnn gives every line of the list
+  int64_t descriptors; // descriptor lines (the others are comments and blank lines)
+};
+
+// shapes_dilated_1d_* spell out unit depth and height keys (`kd1kh1kw3_id1ih1iw1_od1oh1ow1`), so benchdnn runs
+// them as 3-D convolutions with unit outer axes, and so does convcheck.
+constexpr ListFacts one_dnn_lists[] = {
+    {"shapes_1d", 1, 31},
+    {"shapes_1d_wavenet", 1, 13},
+    {"shapes_3d", 3, 21},
+    {"shapes_3d_1st_strided_padding", 3, 912},
+    {"shapes_3d_1x1_strided_no-padding", 3, 48},
+    {"shapes_3d_1x1_strided_padding", 3, 48},
+    {"shapes_3d_1x1_unit-stride_no-padding", 3, 16},
+    {"shapes_3d_1x1_unit-stride_padding", 3, 16},
+    {"shapes_3d_2d_strided_padding", 3, 264},
+    {"shapes_3d_gpu", 3, 8},
+    {"shapes_3d_i3d", 3, 50},
+    {"shapes_3d_resnext101", 3, 36},
+    {"shapes_3d_strided_no-padding", 3, 192},
+    {"shapes_3d_strided_padding", 3, 480},
+    {"shapes_3d_unet", 3, 8},
+    {"shapes_3d_unit-stride_no-padding", 3, 64},
+    {"shapes_3d_unit-stride_padding", 3, 160},
+    {"shapes_dilated_1d_1st_strided_padding", 3, 800},
+    {"shapes_dilated_1d_strided_no-padding", 3, 2640},
+    {"shapes_dilated_1d_strided_padding", 3, 324},
+    {"shapes_dilated_1d_unit-stride_no-padding", 3, 660},
+    {"shapes_dilated_1d_unit-stride_padding", 3, 2640},
+};
+
+std::vector<std::string> list_lines(const std::string &list) {
+  const std::string path = std::string(CONVCHECK_SOURCE_DIR) + "/tests/core/problem/benchdnn/" + list;
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << "cannot open " << path;
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+bool list_has_line(const std::string &list, const std::string &line) {
+  const std::vector<std::string> lines = list_lines(list);
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+int64_t largest_tensor(const Problem &problem) {
+  int64_t largest = 0;
+  for (const Shape &shape : {problem.data_shape(), problem.weight_shape(), problem.output_shape()}) {
+    int64_t count = 1;
+    for (const int64_t extent : shape) count *= extent;
+    largest = std::max(largest, count);
+  }
+  return largest;
+}
+
+TEST(BenchdnnDescriptor, EveryLineOfOneDnnListsGivesAValidProblem) {
+  // Independent checks from the lines themselves: every output size the line gives (od/oh/ow) is the problem's,
+  // and oneDNN's generator names the end padding it expects in many names (`_pd-back(-1)`, `_ph-bottom(-1)`,
+  // `_pw-right(7)`), which must be the derived one.
+  const std::regex given_output(R"((?:^|[_0-9])o([dhw])([0-9]+))");
+  const std::regex named_pad_end(R"(_p([dhw])-(?:back|bottom|right)\((-?[0-9]+)\))");
+  const std::string axis_letters = "dhw";
+  std::vector<std::string> over_cap;
+  int64_t named_pad_ends = 0, negative_lines = 0;
+  for (const ListFacts &list : one_dnn_lists) {
+    const std::vector<std::string> lines = list_lines(list.name);
+    int64_t descriptors = 0;
+    for (size_t number = 1; number <= lines.size(); ++number) {
+      const std::string &text = lines[number - 1];
+      const std::string where = fmt::format("{}:{}: {}", list.name, number, text);
+      BenchdnnLine line;
+      ASSERT_NO_THROW(line = parse_benchdnn_line(text)) << where;
+      EXPECT_EQ(line.skip_reason, "") << where; // these lists have no option lines
+      const size_t first = text.find_first_not_of(" \t\r");
+      const bool descriptor = first != std::string::npos && text[first] != '#';
+      ASSERT_EQ(line.problem.has_value(), descriptor) << where;
+      if (!descriptor) continue;
+      ++descriptors;
+      const Problem &problem = *line.problem;
+      EXPECT_EQ(problem.ndims, list.ndims) << where;
+      if (largest_tensor(problem) > default_max_elements) {
+        over_cap.push_back(fmt::format("{}:{}", list.name, number));
+        EXPECT_NO_THROW(validate(problem, largest_tensor(problem))) << where;
+        try {
+          validate(problem);
+          ADD_FAILURE() << "over the element cap but valid: " << where;
+        } catch (const InputError &error) {
+          EXPECT_NE(std::string(error.what()).find("elements, more than the limit"), std::string::npos) << where;
+        }
+      } else {
+        EXPECT_NO_THROW(validate(problem)) << where;
+      }
+      bool negative = false;
+      for (const SpatialAxis &axis : problem.axes) negative = negative || axis.pad_begin < 0 || axis.pad_end < 0;
+      negative_lines += negative ? 1 : 0;
+      const std::string keys = text.substr(0, text.find('n'));
+      for (auto match = std::sregex_iterator(keys.begin(), keys.end(), given_output); match != std::sregex_iterator();
+           ++match) {
+        const size_t axis = axis_letters.find((*match)[1].str()[0]);
+        EXPECT_EQ(problem.axes[axis].out(), std::stoll((*match)[2].str())) << where;
+      }
+      for (auto match = std::sregex_iterator(line.name.begin(), line.name.end(), named_pad_end);
+           match != std::sregex_iterator(); ++match) {
+        const size_t axis = axis_letters.find((*match)[1].str()[0]);
+        EXPECT_EQ(problem.axes[axis].pad_end, std::stoll((*match)[2].str())) << where;
+        ++named_pad_ends;
+      }
+    }
+    EXPECT_EQ(descriptors, list.descriptors) << list.name;
+  }
+  // The one line over the 2^28-element cap: `g1_ic32oc1_id192kd192`, cubic, mb 2: data 2*32*192^3 = 452984832.
+  EXPECT_EQ(over_cap, std::vector<std::string>{"shapes_3d:27"});
+  // `grep -oE '_p[dhw]-(back|bottom|right)\(-?[0-9]+\)'` over the descriptor lines counts 6575 named end paddings.
+  EXPECT_EQ(named_pad_ends, 6575);
+  // Lines with a negative padding (2624 names say one, some lines two), each skipped before convcheck took crops;
+  // counted by a separate script from the same formulas.
+  EXPECT_EQ(negative_lines, 2539);
+}
+
+Problem problem_of(const std::string &line) {
+  const BenchdnnLine parsed_line = parse_benchdnn_line(line);
+  EXPECT_TRUE(parsed_line.problem) << line;
+  return parsed_line.problem.value_or(Problem{});
+}
+
+// A Problem literal; `axes` lists depth, height, width, unit axes included.
+Problem expected_problem(int64_t ndims, int64_t batch, int64_t groups, int64_t in_channels, int64_t out_channels,
+                         std::array<SpatialAxis, max_ndims> axes) {
+  return Problem{.op = Op::conv,
+                 .ndims = ndims,
+                 .batch = batch,
+                 .groups = groups,
+                 .in_channels = in_channels,
+                 .out_channels = out_channels,
+                 .axes = axes,
+                 .data_layout = DataLayout::ncx,
+                 .weight_layout = WeightLayout::oix,
+                 .precision = Precision::uniform(DType::float32)};
+}
+
+SpatialAxis axis(int64_t in, int64_t kernel, int64_t stride, int64_t dilation, int64_t pad_begin, int64_t pad_end) {
+  return SpatialAxis{in, kernel, stride, dilation, pad_begin, pad_end};
+}
+
+TEST(BenchdnnDescriptor, OneDnnOneDimensionalLinesFieldByField) {
+  // conv1d:2: ow given, pw3: pad_end = 111*2 - 224 + 7 - 3 = 2. A 1-D problem: unit depth and height.
+  const std::string conv1d_2 = R"(g1mb50ic3iw224oc64ow112kw7sw2pw3n"conv1d:2")";
+  ASSERT_TRUE(list_has_line("shapes_1d", conv1d_2));
+  const Problem strided = problem_of(conv1d_2);
+  EXPECT_EQ(strided, expected_problem(1, 50, 1, 3, 64, {SpatialAxis{}, SpatialAxis{}, axis(224, 7, 2, 1, 3, 2)}));
+  EXPECT_EQ(strided.width().out(), 112);
+  EXPECT_EQ(format_descriptor(strided), "mb50ic3iw224oc64kw7sw2pl3pr2");
+  // conv1d_gemm:1: dw2 is dilation 3, extent = 2*3 + 1 = 7; pad_end = 1*1 - 5 + 7 - 3 = 0; mb 2 by default.
+  const std::string gemm = R"(ic8oc8_iw5ow2kw3sw1dw2pw3n"conv1d_gemm:1")";
+  ASSERT_TRUE(list_has_line("shapes_1d", gemm));
+  const Problem dilated = problem_of(gemm);
+  EXPECT_EQ(dilated, expected_problem(1, 2, 1, 8, 8, {SpatialAxis{}, SpatialAxis{}, axis(5, 3, 1, 3, 3, 0)}));
+  EXPECT_EQ(dilated.width().out(), 2);
+}
+
+TEST(BenchdnnDescriptor, OneDnnNegativeDerivedPaddingFieldByField) {
+  // conv1d:15, no ow: ow = (121 - 6 + 0)/4 + 1 = 28 + 1 = 29, pad_end = 28*4 - 121 + 6 - 0 = -3: the last three
+  // columns are read by no window, and convcheck crops them.
+  const std::string conv1d_15 = R"(mb1ic32iw121oc32kw6pw0sw4n"conv1d:15")";
+  ASSERT_TRUE(list_has_line("shapes_1d", conv1d_15));
+  const Problem one_d = problem_of(conv1d_15);
+  EXPECT_EQ(one_d, expected_problem(1, 1, 1, 32, 32, {SpatialAxis{}, SpatialAxis{}, axis(121, 6, 4, 1, 0, -3)}));
+  EXPECT_EQ(one_d.width().out(), 29);
+  EXPECT_NO_THROW(validate(one_d));
+  // Depth keys only, so cubic: od = (56 - 3)/2 + 1 = 27, pad_end = 26*2 - 56 + 3 - 0 = -1 on every axis.
+  const std::string cubic = R"(g3_ic6oc6_id56kd3sd2_n"3d_gconv_non-block_s2")";
+  ASSERT_TRUE(list_has_line("shapes_3d", cubic));
+  const Problem three_d = problem_of(cubic);
+  const SpatialAxis cropped = axis(56, 3, 2, 1, 0, -1);
+  EXPECT_EQ(three_d, expected_problem(3, 2, 3, 6, 6, {cropped, cropped, cropped}));
+  EXPECT_EQ(three_d.output_shape(), (Shape{2, 6, 27, 27, 27}));
+  // The generator's name says the back padding: pd_r = 0*3 - 2 + 2 - 2 = -2, a window of two rows [-2, 0)
+  // entirely in the front padding. Height and width are unit axes spelled out: pad_end = 0 - 1 + 1 - 0 = 0.
+  const std::string named =
+      "mb1_ic1oc16_kd2kh1kw1_id2ih1iw1_od1oh1ow1_sd3sh1sw1_pd2ph0pw0_dd0dh0dw0"
+      R"line(n"conv_3d_1st_strided_padding_4_pd-back(-2)")line";
+  ASSERT_TRUE(list_has_line("shapes_3d_1st_strided_padding", named));
+  const Problem back = problem_of(named);
+  EXPECT_EQ(back, expected_problem(3, 1, 1, 1, 16, {axis(2, 2, 3, 1, 2, -2), SpatialAxis{}, SpatialAxis{}}));
+  EXPECT_EQ(back.output_shape(), (Shape{1, 16, 1, 1, 1}));
+  EXPECT_NO_THROW(validate(back));
+}
+
+TEST(BenchdnnDescriptor, OneDnnThreeDimensionalLinesFieldByField) {
+  // vnet:conv1, every key given. Depth and height: pad_end = 31*2 - 64 + 2 - 0 = 0; width: 15*2 - 32 + 2 = 0.
+  const std::string vnet = R"(g1ic32oc64_id64od32kd2sd2dd0pd0_ih64oh32kh2sh2dh0ph0_iw32ow16kw2sw2dw0pw0_n"vnet:conv1")";
+  ASSERT_TRUE(list_has_line("shapes_3d", vnet));
+  const Problem spelled = problem_of(vnet);
+  EXPECT_EQ(spelled, expected_problem(3, 2, 1, 32, 64,
+                                      {axis(64, 2, 2, 1, 0, 0), axis(64, 2, 2, 1, 0, 0), axis(32, 2, 2, 1, 0, 0)}));
+  EXPECT_EQ(spelled.output_shape(), (Shape{2, 64, 32, 32, 16}));
+  // 3d_conv_pad:1, no outputs: od = (10 - 3 + 2)/1 + 1 = 10, pad_end = 9 - 10 + 3 - 1 = 1; likewise 13 and 50.
+  const std::string pad = R"(ic16oc16_ih13kh3ph1_iw50kw3pw1_id10kd3pd1_n"3d_conv_pad:1")";
+  ASSERT_TRUE(list_has_line("shapes_3d", pad));
+  const std::array<SpatialAxis, max_ndims> padded = {axis(10, 3, 1, 1, 1, 1), axis(13, 3, 1, 1, 1, 1),
+                                                     axis(50, 3, 1, 1, 1, 1)};
+  EXPECT_EQ(problem_of(pad), expected_problem(3, 2, 1, 16, 16, padded));
+  // shapes_dilated_1d_*: unit depth and height spelled out, so 3-D. Width: dw3 is dilation 4, extent = 2*4 + 1 = 9,
+  // pad_end = 0*2 - 1 + 9 - 1 = 7, as the name says.
+  const std::string dilated =
+      "mb1_ic1oc16_kd1kh1kw3_id1ih1iw1_od1oh1ow1_sd1sh1sw2_pd0ph0pw1_dd0dh0dw3"
+      R"line(n"dilated_1d_1st_strided_padding_1_pw-right(7)")line";
+  ASSERT_TRUE(list_has_line("shapes_dilated_1d_1st_strided_padding", dilated));
+  EXPECT_EQ(problem_of(dilated),
+            expected_problem(3, 1, 1, 1, 16, {SpatialAxis{}, SpatialAxis{}, axis(1, 3, 2, 4, 1, 7)}));
+}
+
+TEST(BenchdnnDescriptor, OneDnnLineOverTheElementCapIsParsedAndLeftToValidate) {
+  // Cubic: od = (192 - 192)/1 + 1 = 1, pad_end = 0 - 192 + 192 - 0 = 0. The data tensor has mb 2 * ic 32 * 192^3
+  // = 452984832 elements, over the default cap of 2^28 = 268435456; the weight has 32 * 192^3 = 226492416.
+  const std::string large = R"(g1_ic32oc1_id192kd192_n"3d_conv_large_shape:2")";
+  ASSERT_TRUE(list_has_line("shapes_3d", large));
+  const Problem problem = problem_of(large);
+  const SpatialAxis cube = axis(192, 192, 1, 1, 0, 0);
+  EXPECT_EQ(problem, expected_problem(3, 2, 1, 32, 1, {cube, cube, cube}));
+  try {
+    validate(problem);
+    ADD_FAILURE() << "validate() accepted a tensor over the cap";
+  } catch (const InputError &error) {
+    EXPECT_EQ(std::string(error.what()),
+              "data tensor has 452984832 elements, more than the limit 268435456 (see --max-elements)");
+  }
+  EXPECT_NO_THROW(validate(problem, 452984832));
 }
 
 } // namespace
