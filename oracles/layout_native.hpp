@@ -2,7 +2,8 @@
 // Layout-converted convolution, the pattern of TVM's ConvertLayout pass (relay.transform.ConvertLayout with
 // desired_layouts {"nn.conv2d": ["NHWC", "HWIO"]}): layout_transform the canonical inputs into the target data and
 // weight layouts, run a conv written natively for those layouts, layout_transform the result back. The loops
-// index the NHWC / HWIO / OHWI buffers directly; they never permute back to NCHW to compute.
+// index the channels-last / XIO / OXI buffers directly, in every rank (NWC to NDHWC, WIO to DHWIO); they never
+// permute back to the canonical layouts to compute.
 
 #include "core/numerics/case.hpp"
 #include "core/problem/problem.hpp"

@@ -16,7 +16,7 @@ const Registration registration{{
     .name = "group_interleave",
     .description = "legalized, with the forward group expansion reading C as [C/G, G] (channel c in group c % G)",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
     .run = [](const Case &c, Direction direction) {
       return legalized_result(c, direction, {.forward_interleaved_groups = true});
     },

@@ -15,7 +15,7 @@ const Registration registration{{
     .name = "tvm_wgrad_groups",
     .description = "legalized, with grad_weight by TVM's literal formula (wrong channel pairing for 1 < G < C)",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
     .run = [](const Case &c, Direction direction) {
       return legalized_result(c, direction, {.wgrad_tvm_channel_order = true});
     },

@@ -3,6 +3,7 @@
 #include "core/tensor/index_span.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <type_traits>
 
@@ -24,10 +25,6 @@ std::vector<int64_t> row_major_strides(const Shape &shape) {
   std::vector<int64_t> strides(shape.size(), 1);
   for (size_t a = shape.size(); a-- > 1;) strides[a - 1] = strides[a] * shape[a];
   return strides;
-}
-
-void require_rank(const Tensor &tensor, size_t rank, const char *op) {
-  require(tensor.shape().size() == rank, "{}: expected rank {}, got shape {}", op, rank, tensor.shape());
 }
 
 // Most ops here are "out[i_0, .., i_r] = in[offset_0(i_0) + .. + offset_r(i_r)], or 0 when some offset is -1":
@@ -195,145 +192,196 @@ Tensor concatenate(const std::vector<Tensor> &parts, int axis) {
 
 namespace {
 
-// Each output element sums over (c, r, s) in that order, taps in the padding skipped. Two schedules give the same
-// sums bit for bit; which is faster depends on the shape, and the compositions produce both kinds:
-// - along output rows (`row_schedule`): for one (c, r, s), every element of the row whose tap lands inside gets
-//   its product, so a row's elements accumulate side by side. Good when output rows are long.
-// - element by element (`element_schedule`), the kernel row innermost. Good when kernel rows are long and output
-//   rows short, as in the weight-gradient composition (P x Q kernels, R x S outputs).
+// Each output element sums over (t, c, r, s) in that order, taps in the padding skipped. Every rank runs as 3-D (a
+// 1-D or 2-D conv is the same bytes with unit outer axes: kernel 1, stride 1, no padding), with the depth loops
+// outermost: for each output plane and each kernel plane t that lands inside the input, a 2-D conv of that input
+// plane with kernel plane t is added into the output plane. So a 2-D conv runs the 2-D loops once per output, as
+// before there was a depth axis. Two schedules give the same sums bit for bit; which is faster depends on the
+// shape, and the compositions produce both kinds:
+// - along output rows (`row_plane`): for one (c, r, s), every element of the row whose tap lands inside gets its
+//   product, so a row's elements accumulate side by side. Good when output rows are long.
+// - element by element (`element_plane`), the kernel row innermost. Good when kernel rows are long and output rows
+//   short, as in the weight-gradient composition (P x Q kernels, R x S outputs).
 struct ConvGeometry {
-  int64_t C, H, W, K, CG, R, S, KG, P, Q;
-  ConvGeometry(const Shape &in, const Shape &kernel, const Shape &result, int64_t groups)
-      : C(in[1]), H(in[2]), W(in[3]), K(kernel[0]), CG(kernel[1]), R(kernel[2]), S(kernel[3]), KG(K / groups),
-        P(result[2]), Q(result[3]) {}
+  int64_t C, D, H, W;     // data channels and extents
+  int64_t K, CG, T, R, S; // weight
+  int64_t KG, OD, P, Q;   // kernels per group, output extents
+  int64_t image_size, kernel_volume; // one channel of an image (D * H * W) and of a kernel (T * R * S)
+  int64_t kernel_size, plane_size;   // one whole kernel (C/G * T * R * S) and one output channel (OD * P * Q)
+  ConvAxis depth, height, width;
+  ConvGeometry(const std::array<int64_t, 5> &in, const std::array<int64_t, 5> &kernel,
+               const std::array<int64_t, 5> &result, int64_t groups, const std::array<ConvAxis, 3> &axes)
+      : C(in[1]), D(in[2]), H(in[3]), W(in[4]), K(kernel[0]), CG(kernel[1]), T(kernel[2]), R(kernel[3]),
+        S(kernel[4]), KG(K / groups), OD(result[2]), P(result[3]), Q(result[4]), image_size(D * H * W),
+        kernel_volume(T * R * S), kernel_size(CG * kernel_volume), plane_size(OD * P * Q), depth(axes[0]),
+        height(axes[1]), width(axes[2]) {}
 };
 
-// Both schedules run up to 4 neighbouring kernels of a group together (`width`), as they read the same image. In the
+// Both schedules run up to 4 neighbouring kernels of a group together (`lanes`), as they read the same image. In the
 // element schedule each image value is then loaded once for all of them and their sums are independent chains whose
 // additions overlap (one chain waits out the latency of every addition); in the row schedule each image value is
 // loaded once for the kernels' rows and the tap's span and the row's bookkeeping are shared. Every element still
-// sums its own products in (c, r, s) order. The width loops are unrolled explicitly: at -O2 GCC leaves them rolled,
+// sums its own products in (t, c, r, s) order. The lane loops are unrolled explicitly: at -O2 GCC leaves them rolled,
 // which keeps `sums` in memory (a chain through the stack) and the row loop from vectorizing.
-template <int width, class T>
-void element_block(const T *image, const T *weight, T *out, int64_t k, const std::vector<IndexSpan> &taps_of_column,
-                   const ConvGeometry &g, const Conv2dParams &p) {
+//
+// The plane functions take `image` at input plane z of channel 0, `kernels` at kernel plane t of channel 0 of the
+// block's first kernel, and `out` at output plane z of that kernel; kernel j of the block lies j * kernel_size and
+// its output j * plane_size further on.
+template <int lanes, class T>
+void element_plane(const T *image, const T *kernels, T *out, const std::vector<IndexSpan> &taps_of_column,
+                   const ConvGeometry &g) {
   for (int64_t y = 0; y < g.P; ++y) {
-    const int64_t top = y * p.stride_height - p.pad_top;
-    const IndexSpan rows = in_range(top, p.dilation_height, g.R, g.H);
+    const int64_t top = y * g.height.stride - g.height.pad_begin;
+    const IndexSpan rows = in_range(top, g.height.dilation, g.R, g.H);
     for (int64_t x = 0; x < g.Q; ++x) {
       const IndexSpan ss = taps_of_column[static_cast<size_t>(x)];
-      const int64_t left = x * p.stride_width - p.pad_left; // input column of tap s = 0, may be negative
-      T sums[width] = {};
+      const int64_t left = x * g.width.stride - g.width.pad_begin; // input column of tap s = 0, may be outside
+      T sums[lanes];
+      for (int j = 0; j < lanes; ++j) sums[j] = out[j * g.plane_size + y * g.Q + x]; // the earlier kernel planes'
       for (int64_t c = 0; c < g.CG; ++c)
         for (int64_t r = rows.first; r < rows.last; ++r) {
-          const T *image_row = image + (c * g.H + top + r * p.dilation_height) * g.W;
-          const T *taps = weight + ((k * g.CG + c) * g.R + r) * g.S;
+          const T *image_row = image + c * g.image_size + (top + r * g.height.dilation) * g.W;
+          const T *taps = kernels + c * g.kernel_volume + r * g.S;
           for (int64_t s = ss.first; s < ss.last; ++s) {
-            const T value = image_row[left + s * p.dilation_width];
+            const T value = image_row[left + s * g.width.dilation];
 #pragma GCC unroll 4
-            for (int j = 0; j < width; ++j) sums[j] += value * taps[j * g.CG * g.R * g.S + s];
+            for (int j = 0; j < lanes; ++j) sums[j] += value * taps[j * g.kernel_size + s];
           }
         }
-      for (int j = 0; j < width; ++j) out[j * g.P * g.Q + y * g.Q + x] = sums[j];
+      for (int j = 0; j < lanes; ++j) out[j * g.plane_size + y * g.Q + x] = sums[j];
     }
   }
 }
 
-// Calls block<width>(image, k, out) for every image and run of up to 4 kernels of one group, in order.
-template <class T, class Block>
-void by_kernel_blocks(const T *data, T *out, int64_t batch, const ConvGeometry &g, Block &&block) {
-  for (int64_t n = 0; n < batch; ++n)
-    for (int64_t k = 0; k < g.K;) {
-      const T *image = data + (n * g.C + k / g.KG * g.CG) * g.H * g.W;
-      const int64_t width = std::min<int64_t>(4, (k / g.KG + 1) * g.KG - k);
-      T *at = out + (n * g.K + k) * g.P * g.Q;
-      switch (width) {
-      case 4: block(std::integral_constant<int, 4>{}, image, k, at); break;
-      case 3: block(std::integral_constant<int, 3>{}, image, k, at); break;
-      case 2: block(std::integral_constant<int, 2>{}, image, k, at); break;
-      default: block(std::integral_constant<int, 1>{}, image, k, at); break;
-      }
-      k += width;
+// One tap (c, r, s) of one output row for `lanes` kernels: out[j*plane + x] += image_row[offset + x*stride] *
+// taps[j*kernel_size + s] for the columns x whose tap s lands inside.
+template <int lanes, class T>
+[[gnu::always_inline]] inline void row_tap(const T *image_row, const T *taps, T *out, int64_t s, IndexSpan xs,
+                                           const ConvGeometry &g) {
+  const int64_t offset = s * g.width.dilation - g.width.pad_begin; // may be negative: an index, not a pointer
+  const int64_t plane = g.plane_size;
+  T tap[lanes];
+  for (int j = 0; j < lanes; ++j) tap[j] = taps[j * g.kernel_size + s];
+  if (g.width.stride == 1) {
+#pragma omp simd // x indexes different elements: each element's own sum is still in (t, c, r, s) order
+    for (int64_t x = xs.first; x < xs.last; ++x) {
+      const T value = image_row[offset + x];
+#pragma GCC unroll 4
+      for (int j = 0; j < lanes; ++j) out[j * plane + x] += value * tap[j];
     }
+  } else {
+    for (int j = 0; j < lanes; ++j)
+      for (int64_t x = xs.first; x < xs.last; ++x)
+        out[j * plane + x] += image_row[offset + x * g.width.stride] * tap[j];
+  }
 }
 
-template <int width, class T>
-void row_block(const T *image, const T *weight, T *out, int64_t k, const std::vector<IndexSpan> &columns,
-               const ConvGeometry &g, const Conv2dParams &p) {
-  for (int64_t y = 0; y < g.P; ++y, out += g.Q) { // `out` is zero-filled; kernel j's plane is j * P * Q further on
-    const int64_t top = y * p.stride_height - p.pad_top;
-    const IndexSpan rows = in_range(top, p.dilation_height, g.R, g.H);
+template <int lanes, class T>
+void row_plane(const T *image, const T *kernels, T *out, const std::vector<IndexSpan> &columns, const ConvGeometry &g) {
+  for (int64_t y = 0; y < g.P; ++y, out += g.Q) { // `out` holds the earlier kernel planes' sums (zero at first)
+    const int64_t top = y * g.height.stride - g.height.pad_begin;
+    const IndexSpan rows = in_range(top, g.height.dilation, g.R, g.H);
     for (int64_t c = 0; c < g.CG; ++c)
       for (int64_t r = rows.first; r < rows.last; ++r) {
-        const T *image_row = image + (c * g.H + top + r * p.dilation_height) * g.W;
-        const T *taps = weight + ((k * g.CG + c) * g.R + r) * g.S;
-        for (int64_t s = 0; s < g.S; ++s) {
-          const IndexSpan xs = columns[static_cast<size_t>(s)];
-          const int64_t offset = s * p.dilation_width - p.pad_left; // may be negative: an index, not a pointer
-          T tap[width];
-          for (int j = 0; j < width; ++j) tap[j] = taps[j * g.CG * g.R * g.S + s];
-          if (p.stride_width == 1) {
-#pragma omp simd // x indexes different elements: each element's own sum is still in (c, r, s) order
-            for (int64_t x = xs.first; x < xs.last; ++x) {
-              const T value = image_row[offset + x];
-#pragma GCC unroll 4
-              for (int j = 0; j < width; ++j) out[j * g.P * g.Q + x] += value * tap[j];
-            }
-          } else {
-            for (int j = 0; j < width; ++j)
-              for (int64_t x = xs.first; x < xs.last; ++x)
-                out[j * g.P * g.Q + x] += image_row[offset + x * p.stride_width] * tap[j];
-          }
-        }
+        const T *image_row = image + c * g.image_size + (top + r * g.height.dilation) * g.W;
+        const T *taps = kernels + c * g.kernel_volume + r * g.S;
+        for (int64_t s = 0; s < g.S; ++s) row_tap<lanes>(image_row, taps, out, s, columns[static_cast<size_t>(s)], g);
       }
   }
 }
 
-template <class T>
-void row_schedule(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g, const Conv2dParams &p) {
+// Calls plane<lanes>(image plane, kernel plane, output plane) for every image, run of up to 4 kernels of one group,
+// output plane z and kernel plane t that lands inside the input, in that order (t ascending within z).
+template <class T, class Plane>
+void by_kernel_planes(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g, Plane &&plane) {
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t k = 0; k < g.K;) {
+      const T *image = data + (n * g.C + k / g.KG * g.CG) * g.image_size;
+      const int64_t lanes = std::min<int64_t>(4, (k / g.KG + 1) * g.KG - k);
+      for (int64_t z = 0; z < g.OD; ++z) {
+        const int64_t front = z * g.depth.stride - g.depth.pad_begin;
+        const IndexSpan planes = in_range(front, g.depth.dilation, g.T, g.D);
+        T *at = out + (n * g.K + k) * g.plane_size + z * g.P * g.Q;
+        for (int64_t t = planes.first; t < planes.last; ++t) {
+          const T *image_plane = image + (front + t * g.depth.dilation) * g.H * g.W;
+          const T *kernel_plane = weight + k * g.kernel_size + t * g.R * g.S;
+          switch (lanes) {
+          case 4: plane(std::integral_constant<int, 4>{}, image_plane, kernel_plane, at); break;
+          case 3: plane(std::integral_constant<int, 3>{}, image_plane, kernel_plane, at); break;
+          case 2: plane(std::integral_constant<int, 2>{}, image_plane, kernel_plane, at); break;
+          default: plane(std::integral_constant<int, 1>{}, image_plane, kernel_plane, at); break;
+          }
+        }
+      }
+      k += lanes;
+    }
+}
+
+template <class T> void row_schedule(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g) {
   std::vector<IndexSpan> columns(static_cast<size_t>(g.S)); // the x whose tap s lands inside: 0 <= x*sw - pl + s*dw < W
   for (int64_t s = 0; s < g.S; ++s)
-    columns[static_cast<size_t>(s)] = in_range(s * p.dilation_width - p.pad_left, p.stride_width, g.Q, g.W);
-  by_kernel_blocks(data, out, batch, g, [&](auto width, const T *image, int64_t k, T *at) {
-    row_block<decltype(width)::value>(image, weight, at, k, columns, g, p);
+    columns[static_cast<size_t>(s)] = in_range(s * g.width.dilation - g.width.pad_begin, g.width.stride, g.Q, g.W);
+  by_kernel_planes(data, weight, out, batch, g, [&](auto lanes, const T *image, const T *kernels, T *at) {
+    row_plane<decltype(lanes)::value>(image, kernels, at, columns, g);
   });
 }
 
 template <class T>
-void element_schedule(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g,
-                      const Conv2dParams &p) {
+void element_schedule(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g) {
   std::vector<IndexSpan> taps_of_column(static_cast<size_t>(g.Q)); // the s that land inside for output column x
   for (int64_t x = 0; x < g.Q; ++x)
-    taps_of_column[static_cast<size_t>(x)] = in_range(x * p.stride_width - p.pad_left, p.dilation_width, g.S, g.W);
-  by_kernel_blocks(data, out, batch, g, [&](auto width, const T *image, int64_t k, T *at) {
-    element_block<decltype(width)::value>(image, weight, at, k, taps_of_column, g, p);
+    taps_of_column[static_cast<size_t>(x)] =
+        in_range(x * g.width.stride - g.width.pad_begin, g.width.dilation, g.S, g.W);
+  by_kernel_planes(data, weight, out, batch, g, [&](auto lanes, const T *image, const T *kernels, T *at) {
+    element_plane<decltype(lanes)::value>(image, kernels, at, taps_of_column, g);
   });
+}
+
+// A shape of rank 2 + n (n <= 3 spatial axes) as the 3-D one with the same bytes: unit axes inserted after the two
+// leading ones.
+std::array<int64_t, 5> as_3d(const Shape &shape) {
+  std::array<int64_t, 5> lifted{shape[0], shape[1], 1, 1, 1};
+  std::copy(shape.begin() + 2, shape.end(), lifted.end() - (shape.size() - 2));
+  return lifted;
+}
+
+// The axes of `params` for a conv of `spatial` axes (all defaults when it lists none), as the three of the 3-D conv.
+std::array<ConvAxis, 3> axes_3d(const ConvParams &params, size_t spatial) {
+  require(params.axes.empty() || params.axes.size() == spatial, "conv: {} axes of parameters for {} spatial axes",
+          params.axes.size(), spatial);
+  std::array<ConvAxis, 3> axes{};
+  for (size_t a = 0; a < params.axes.size(); ++a) axes[3 - spatial + a] = params.axes[a];
+  return axes;
 }
 
 } // namespace
 
-Tensor conv2d(const Tensor &data, const Tensor &weight, const Conv2dParams &p) {
-  require_rank(data, 4, "conv2d data");
-  require_rank(weight, 4, "conv2d weight");
+Tensor conv(const Tensor &data, const Tensor &weight, const ConvParams &params) {
   const Shape &in = data.shape(), &kernel = weight.shape();
-  require(p.groups >= 1 && kernel[0] % p.groups == 0 && in[1] == kernel[1] * p.groups && data.dtype() == weight.dtype(),
-          "conv2d: data {} and weight {} do not fit groups={}", in, kernel,
-          p.groups);
-  require(p.stride_height >= 1 && p.stride_width >= 1 && p.dilation_height >= 1 && p.dilation_width >= 1 &&
-              p.pad_top >= 0 && p.pad_bottom >= 0 && p.pad_left >= 0 && p.pad_right >= 0,
-          "conv2d: stride and dilation must be positive, padding non-negative");
-  // P = (H + pt + pb - dh*(R-1) - 1) / sh + 1, as relay.nn.conv2d infers it.
-  const int64_t span_h = in[2] + p.pad_top + p.pad_bottom - p.dilation_height * (kernel[2] - 1) - 1;
-  const int64_t span_w = in[3] + p.pad_left + p.pad_right - p.dilation_width * (kernel[3] - 1) - 1;
-  require(span_h >= 0 && span_w >= 0, "conv2d: weight {} does not fit data {} with this padding",
-          kernel, in);
-  const Shape shape{in[0], kernel[0], span_h / p.stride_height + 1, span_w / p.stride_width + 1};
+  require(in.size() >= 3 && in.size() <= 5 && kernel.size() == in.size(),
+          "conv: data {} and weight {} are not both of rank 3, 4 or 5", in, kernel);
+  require(params.groups >= 1 && kernel[0] % params.groups == 0 && in[1] == kernel[1] * params.groups &&
+              data.dtype() == weight.dtype(),
+          "conv: data {} and weight {} do not fit groups={}", in, kernel, params.groups);
+  const size_t spatial = in.size() - 2;
+  const std::array<ConvAxis, 3> axes = axes_3d(params, spatial);
+  Shape shape{in[0], kernel[0]};
+  shape.reserve(in.size());
+  for (size_t a = 0; a < spatial; ++a) {
+    const ConvAxis &axis = axes[3 - spatial + a];
+    require(axis.stride >= 1 && axis.dilation >= 1 && axis.pad_begin >= 0 && axis.pad_end >= 0,
+            "conv: stride and dilation must be positive, padding non-negative");
+    // out = (in + pad_begin + pad_end - dilation*(kernel-1) - 1) / stride + 1, as relay.nn.conv2d infers it.
+    const int64_t span = in[2 + a] + axis.pad_begin + axis.pad_end - axis.dilation * (kernel[2 + a] - 1) - 1;
+    require(span >= 0, "conv: weight {} does not fit data {} with this padding", kernel, in);
+    shape.push_back(span / axis.stride + 1);
+  }
   Tensor result(data.dtype(), shape);
   visit_typed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
-    const ConvGeometry g(in, kernel, shape, p.groups);
-    if (g.Q >= g.S) row_schedule(data.data<T>(), weight.data<T>(), out, in[0], g, p);
-    else element_schedule(data.data<T>(), weight.data<T>(), out, in[0], g, p);
+    const ConvGeometry g(as_3d(in), as_3d(kernel), as_3d(shape), params.groups, axes);
+    if (g.Q >= g.S) row_schedule(data.data<T>(), weight.data<T>(), out, in[0], g);
+    else element_schedule(data.data<T>(), weight.data<T>(), out, in[0], g);
   });
   return result;
 }

@@ -1,11 +1,11 @@
 #pragma once
 // The small tensor-op vocabulary the `legalized` strategies compose convolutions from, named and behaving as in
-// TVM Relay / XLA (tile, strided_slice, transpose, sum, pad, ...), plus ONE plain conv2d primitive. Every
+// TVM Relay / XLA (tile, strided_slice, transpose, sum, pad, ...), plus ONE plain conv primitive. Every
 // direction of `legalized` is built from these and nothing else, so a wrong composition cannot hide behind a
 // dedicated gradient kernel.
 //
-// All ops are rank-generic (except conv2d, which is NCHW/OIHW), compute in the tensor's own dtype and return a
-// new tensor; the transposes the compositions need are 4-D and use convcheck::permute (core/tensor/layout.hpp).
+// All ops are rank-generic (conv takes 1 to 3 spatial axes, channels first), compute in the tensor's own dtype and
+// return a new tensor; the transposes the compositions need use convcheck::permute (core/tensor/layout.hpp).
 
 #include <cstdint>
 #include <vector>
@@ -39,18 +39,25 @@ Tensor flip(const Tensor &tensor, const std::vector<int> &axes);
 /// relay.concatenate: the parts joined along `axis`; every other extent must agree.
 Tensor concatenate(const std::vector<Tensor> &parts, int axis);
 
-/// Geometry of the plain conv2d: dilation 1 means none; padding is top, bottom, left, right (>= 0).
-struct Conv2dParams {
-  int64_t groups = 1;
-  int64_t stride_height = 1, stride_width = 1;
-  int64_t dilation_height = 1, dilation_width = 1;
-  int64_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+/// One spatial axis of the plain conv: dilation 1 means none; padding is given at the beginning and at the end and,
+/// as in relay, is never negative: a composition crops with `pad` first.
+struct ConvAxis {
+  int64_t stride = 1, dilation = 1, pad_begin = 0, pad_end = 0;
 };
 
-/// relay.nn.conv2d, forward only: data [N, C, H, W] (NCHW), weight [K, C/G, R, S] (OIHW) -> [N, K, P, Q] with
-///   out[n,k,p,q] = sum_{c,r,s} data[n, g*C/G + c, p*sh - pt + r*dh, q*sw - pl + s*dw] * weight[k,c,r,s],
-/// g = k / (K/G), taps in the padding skipped, accumulated in the tensors' dtype. Throws std::runtime_error when
-/// the shapes do not fit the groups or the output would be empty (a composition that got its geometry wrong).
-Tensor conv2d(const Tensor &data, const Tensor &weight, const Conv2dParams &params);
+/// Geometry of the plain conv: one ConvAxis per spatial axis, outermost first (none: all defaults).
+struct ConvParams {
+  int64_t groups = 1;
+  std::vector<ConvAxis> axes;
+};
+
+/// relay.nn.conv1d / conv2d / conv3d, forward only: data [N, C, X...] (NCW, NCHW, NCDHW), weight [K, C/G, taps...]
+/// (OIW, OIHW, OIDHW) -> [N, K, out...] with, per spatial axis, out = (in + pad_begin + pad_end - dilation *
+/// (kernel - 1) - 1) / stride + 1 and
+///   out[n,k,o] = sum_{c,t} data[n, g*C/G + c, o*stride - pad_begin + t*dilation] * weight[k,c,t],
+/// g = k / (K/G), taps in the padding skipped, each element summed in (t, c, r, s) order (kernel planes outermost,
+/// then channels, kernel rows and columns) in the tensors' dtype. Throws std::runtime_error when the shapes do not
+/// fit the groups or the output would be empty (a composition that got its geometry wrong).
+Tensor conv(const Tensor &data, const Tensor &weight, const ConvParams &params);
 
 } // namespace convcheck::ops
