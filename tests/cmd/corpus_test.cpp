@@ -51,7 +51,7 @@ TEST_F(CorpusCli, ShrinkMinimisesACaseSavedUnshrunk) {
   const fs::path raw = *fs::directory_iterator(path("raw"));
   const Invocation run = convcheck("shrink " + raw.string() + " --out " + path("small"));
   EXPECT_EQ(run.status, 1) << run.output;
-  EXPECT_NE(run.output.find("shrunk to g2mb1ic4ih1iw1oc2kh1kw1"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("shrunk to g2mb1ic4iw1oc2kw1"), std::string::npos) << run.output; // 1-D: the same bytes
   const fs::path small = *fs::directory_iterator(path("small"));
   EXPECT_EQ(convcheck("repro " + small.string()).status, 1);
   EXPECT_EQ(convcheck("shrink " + small.string()).output, "convcheck: error: shrink needs --out DIR\n");
