@@ -31,19 +31,19 @@ rc::Gen<int64_t> mostly_one(int64_t max) {
   return rc::gen::weightedOneOf<int64_t>({{3, rc::gen::just<int64_t>(1)}, {1, rc::gen::inRange<int64_t>(2, max + 1)}});
 }
 
-// None, some, or (one side in about sixteen) a crop of one or two.
-rc::Gen<int64_t> padding() {
+// None, some (up to `max`), or (one side in about twenty) a crop of one or two.
+rc::Gen<int64_t> padding(int64_t max) {
   return rc::gen::weightedOneOf<int64_t>({{12, rc::gen::just<int64_t>(0)},
-                                          {8, rc::gen::inRange<int64_t>(1, 4)},
+                                          {8, rc::gen::inRange<int64_t>(1, max + 1)},
                                           {1, rc::gen::inRange<int64_t>(-2, 0)}});
 }
 
-rc::Gen<SpatialAxis> spatial_axis(int64_t max_size, int64_t max_kernel) {
+rc::Gen<SpatialAxis> spatial_axis(int64_t max_size, int64_t max_kernel, int64_t max_padding) {
   using rc::gen::set;
   return rc::gen::build<SpatialAxis>(
       set(&SpatialAxis::in, rc::gen::inRange<int64_t>(1, max_size + 1)), set(&SpatialAxis::kernel, often_one(max_kernel)),
       set(&SpatialAxis::stride, mostly_one(3)), set(&SpatialAxis::dilation, mostly_one(3)),
-      set(&SpatialAxis::pad_begin, padding()), set(&SpatialAxis::pad_end, padding()));
+      set(&SpatialAxis::pad_begin, padding(max_padding)), set(&SpatialAxis::pad_end, padding(max_padding)));
 }
 
 // Raises the paddings of one axis, evenly, until the dilated kernel fits; a crop is kept where it leaves room.
@@ -74,8 +74,10 @@ Problem to_problem(const Knobs &k) {
 
 rc::Gen<Problem> problems_of_rank(int64_t ndims) {
   using rc::gen::set;
-  // 3-D cases multiply three spatial extents: smaller per axis keeps them as cheap as 2-D ones.
-  const auto axis = ndims == 3 ? spatial_axis(7, 3) : spatial_axis(12, 5);
+  // 3-D cases multiply three spatial extents: smaller per axis keeps them as cheap as 2-D ones. Padding is at
+  // most one there: border outputs that read only padding are zeros on every axis, and with three axes padded up
+  // to three most of the output was zero (45% of 3-D forward references were mostly zeros, weak verdicts).
+  const auto axis = ndims == 3 ? spatial_axis(7, 3, 1) : spatial_axis(12, 5, 3);
   return rc::gen::map(
       rc::gen::build<Knobs>(
           set(&Knobs::ndims, rc::gen::just(ndims)),
