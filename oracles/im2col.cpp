@@ -77,7 +77,7 @@ void use_single_threaded_blas() {
 /// (sched_yield) for a while before it sleeps. convcheck never hands a GEMM to them, so they are stopped as the
 /// program starts: spinning, a worker takes the other core, and merely existing as a second thread of the process,
 /// it makes every page-protection change (oneDNN's JIT code, large frees) interrupt that core to flush its TLB,
-/// which a virtual machine under load pays dearly (measured: 10-20% of a one-thread campaign's loop time).
+/// which a virtual machine under load pays dearly (docs/performance.md, "Machine figures behind the code").
 /// blas_thread_shutdown_ is the pthread build's own fork handler; weak, so an OpenMP build, without it, links too.
 const bool blas_workers_stopped = [] {
   use_single_threaded_blas();

@@ -60,9 +60,9 @@ void mark_job(Position &position, int64_t order) {
 }
 
 // Jobs go to a worker and answers come back in batches. Each message wakes a process that sleeps in read or poll:
-// a system call on both sides and, when the other process sleeps on another core, an interrupt to that core. On
-// the project's 2-core VM one result written per case cost the worker about 30 us of a 400 us case (`perf
-// record`: a tenth of its samples inside the pipe write's wake-up). So a worker answers when it has worked
+// a system call on both sides and, when the other process sleeps on another core, an interrupt to that core; one
+// result written per case cost the worker a noticeable share of a small case (docs/performance.md, "Machine
+// figures behind the code"). So a worker answers when it has worked
 // `answer_after_s` since its last answer, or has nothing left to run; the parent keeps about `queued_s` of work
 // queued for each worker (at least 2 and at most `most_in_flight` cases), so that a worker finds its next jobs
 // already in the pipe while the parent reads its answers, and a stop waits for at most that much work.
@@ -237,9 +237,9 @@ struct CaseWorkers::Pool {
   std::deque<Job> retries;       // cases to run again (without the run that killed their worker, for that one)
   std::map<int64_t, CaseRun> finished; // by order, until every earlier case has been handed over
   // Seconds a case takes: a moving average over answers (0 before the first), each answer weighing half. A
-  // worker's first case is its slowest by far (8-15 ms, mostly first page faults, against 0.3 ms for a typical
-  // case on the project's VM). Averaged per case with weight 0.1, that one case held workers at 2 cases in flight,
-  // answering one at a time, for their first 20 ms of work; averaged per answer, it is forgotten within a few.
+  // worker's first case is its slowest by far (first page faults; docs/performance.md has the figures). Averaged
+  // per case with a small weight, that one case held workers at 2 cases in flight, answering one at a time, for
+  // their first milliseconds of work; averaged per answer, it is forgotten within a few.
   double case_s = 0;
 
   /// How many jobs a worker should have been handed and not yet answered (see queued_s), when `unsent` jobs are

@@ -1,6 +1,7 @@
 #pragma once
-// The clock convcheck times its work with: the steady clock, a vDSO read (25 ns on the project's VMs), not the
-// thread CPU clock, which is a system call there (1.3 us; docs/performance.md).
+// The clock convcheck times its work with: the steady clock, a vDSO read, not the thread CPU clock, which is a
+// system call on the project's VMs and costs fifty times as much (docs/performance.md, "Machine figures behind the
+// code").
 
 #include <chrono>
 

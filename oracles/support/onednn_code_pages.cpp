@@ -3,10 +3,9 @@
 // oneDNN 2.6 gives every JIT kernel its own code buffer through Xbyak's MmapAllocator: mmap 256 or 320 KiB,
 // mprotect it read-write-execute, write the kernel, and at the kernel's end mprotect it back to read-write and
 // munmap it. A fuzz case has a new shape, so a case on a JIT path generates several kernels and reorders, and each
-// pays three system calls, page faults on fresh pages and, on munmap, a TLB flush. On this project's VMs
-// (docs/performance.md) a page fault costs about 14 us and mapping changes in two processes at once serialise:
-// mmap-touch-munmap took 18 us alone and 43-46 us each with a second process doing the same on the other core.
-// That, not our code, is what held 2-worker scaling at 1.3-1.5x.
+// pays three system calls, page faults on fresh pages and, on munmap, a TLB flush. On this project's VMs page
+// faults are dear and mapping changes in two processes at once serialise (docs/performance.md, "Machine figures
+// behind the code"). That, not our code, is what held 2-worker scaling well under 2x.
 //
 // So convcheck defines mmap, mprotect and munmap itself. A definition in the executable comes first in symbol
 // lookup, so libdnnl's calls (through its PLT) land here; everything else passes straight to the system call.
