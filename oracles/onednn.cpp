@@ -368,9 +368,10 @@ std::array<RunResult, 3> all_failed(const std::string &error) {
 /// Why oneDNN cannot take the padding of `problem` ("" when it can). oneDNN 2.6 creates no convolution descriptor
 /// (forward, backward data or backward weights alike, so on every path) unless, on every axis, padding_l >= 0 and
 /// padding_r + stride > 0 (conv_desc_init, src/common/convolution.cpp; measured: every other negative padding of a
-/// 1-D conv, in 9 kernel 3 stride 1..3, threw invalid_arguments on all three paths, and every accepted one ran).
-/// So it takes a crop only at the end of an axis and smaller than its stride: the inputs it drops are ones the
-/// last window would have missed without it, yet they change the output size and must get a zero gradient.
+/// 1-D conv of size 9, kernel 3, stride 1..3 threw invalid_arguments on all three paths, and every accepted one
+/// ran; the test SkipsExactlyTheCropsOneDnnRefuses keeps measuring it). So it takes a crop only at the end of an
+/// axis and smaller than its stride. Such a crop still matters: it can drop the last output (size 6, kernel 2,
+/// stride 2, pad_end -1: 2 outputs instead of 3), and the inputs it drops must get a zero gradient.
 std::string refused_padding(const Problem &problem) {
   for (int64_t index = problem.first_axis(); index < max_ndims; ++index) {
     const SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
