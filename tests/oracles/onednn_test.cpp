@@ -1,9 +1,12 @@
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <future>
 #include <map>
 #include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -30,13 +33,22 @@ const Strategy &onednn() {
 
 constexpr OnednnPath all_paths[] = {OnednnPath::plain, OnednnPath::any_weights, OnednnPath::blocked};
 
-// Each path's problems on one case: a direction that did not pass (or weakly pass) against the reference.
+// The one skip a run may report instead of a result: a crop's weight gradient on the jit kernel of oneDNN 2.6 that
+// reads past the output (onednn.cpp, broken_weight_gradient).
+bool is_known_jit_skip(Direction direction, const std::string &skipped) {
+  return direction == Direction::grad_weight && skipped.rfind("oneDNN 2.6's jit", 0) == 0 &&
+         skipped.find("weight gradient reads past the output") != std::string::npos;
+}
+
+// Each path's problems on one case: a direction that did not pass (or weakly pass) against the reference, or was
+// skipped for another reason than the known jit bug.
 std::vector<std::string> path_disagreements(const Case &conv_case, OnednnPath path) {
   const Reference reference = compute_reference(conv_case);
   const std::array<RunResult, 3> runs = onednn_results(conv_case, path);
   std::vector<std::string> problems;
   for (Direction direction : all_directions) {
     const RunResult &run = runs[static_cast<size_t>(direction)];
+    if (is_known_jit_skip(direction, run.skipped)) continue;
     const Outcome outcome = run.result.empty()
                                 ? Outcome{"onednn", direction, Verdict::failed, run.error + run.skipped, {}, {}}
                                 : judge("onednn", direction, run.result, reference[direction]);
@@ -46,28 +58,170 @@ std::vector<std::string> path_disagreements(const Case &conv_case, OnednnPath pa
   return problems;
 }
 
+// Every path on one config, bit for bit in exact fill and within the bound in normal fill.
+void expect_every_path_agrees(const std::string &name, const std::string &descriptor) {
+  for (FillMode fill : {FillMode::exact, FillMode::normal})
+    for (OnednnPath path : all_paths) {
+      const auto problems = path_disagreements(make_case(parse_descriptor(descriptor), fill, 7, 3), path);
+      EXPECT_TRUE(problems.empty()) << name << " " << descriptor << " " << to_string(fill) << ": "
+                                    << (problems.empty() ? "" : problems.front());
+    }
+}
+
+void expect_every_path_agrees_on_float32_edge_configs(int64_t ndims) {
+  for (const auto &edge : testing::edge_configs(ndims)) {
+    if (is_float64(edge.descriptor)) continue;
+    expect_every_path_agrees(edge.name, edge.descriptor);
+  }
+}
+
+// Through the registered strategy, like the campaign: every float32 edge config of the rank, crops included,
+// agrees, except the crops oneDNN does not take, which are skipped with the reason.
+void expect_strategy_agrees_on_float32_edge_configs(int64_t ndims) {
+  for (const auto &edge : testing::edge_configs(ndims, /*crops=*/true)) {
+    if (is_float64(edge.descriptor)) continue;
+    const Problem problem = parse_descriptor(edge.descriptor);
+    const std::string refused = onednn().unsupported_reason(problem, Direction::output);
+    EXPECT_TRUE(refused.empty() || refused.rfind("oneDNN takes", 0) == 0) << edge.descriptor << ": " << refused;
+    const auto problems = testing::disagreements("onednn", edge.descriptor, FillMode::exact, !refused.empty());
+    EXPECT_TRUE(problems.empty()) << edge.descriptor << ": " << (problems.empty() ? "" : problems.front());
+  }
+}
+
+// Crops oneDNN takes: at the end of an axis and smaller than its stride. Each drops an output on some axis (the
+// test below checks), so it is a crop and not a padding of zero by another name. Those with an outer axis padded
+// at the beginning too (pt1pb-2, pfr1pbk-1) have their weight gradient skipped (a oneDNN 2.6 jit bug); the others
+// run every direction.
+const std::vector<std::vector<std::string>> accepted_crop_shapes = {
+    {"mb2ic3iw9oc2kw3sw2pr-1", "mb2ic3iw7oc2kw2sw3pl1pr-2", "g2mb1ic4iw11oc6kw2sw3dlw2pl1pr-2"},
+    {"mb2ic3ih7iw9oc2kh3kw2sh2sw3pb-1pr-2", "mb2ic3ih6iw7oc2kh3kw2sw3pl1pr-2", "g3mb1ic6ih7iw5oc3kh2kw3sh3dlw2pt1pb-2pl2"},
+    {"mb1ic2id6ih6iw8oc2kd2kh3kw2sd2sh3sw2pbk-1pb-2pr-1", "g2mb2ic4id5ih5iw4oc4kd2kh2kw2sd2sw2dlh2pfr1pbk-1pt1pr-1"},
+};
+const std::vector<std::vector<std::string>> layout_suffixes = {
+    {"", "_nwc", "_nwc_wio", "_nwc_owi", "_wio", "_owi"},
+    {"", "_nhwc", "_nhwc_hwio", "_nhwc_ohwi", "_hwio", "_ohwi"},
+    {"", "_ndhwc", "_ndhwc_dhwio", "_ndhwc_odhwi", "_dhwio", "_odhwi"},
+};
+
+std::vector<std::string> accepted_crops() {
+  std::vector<std::string> descriptors;
+  for (size_t rank = 0; rank < accepted_crop_shapes.size(); ++rank)
+    for (const std::string &shape : accepted_crop_shapes[rank])
+      for (const std::string &suffix : layout_suffixes[rank]) descriptors.push_back(shape + suffix);
+  return descriptors;
+}
+
 } // namespace
 
 // A case takes one path, so every path is checked here on every float32 edge config, bit for bit in exact fill.
-TEST(Onednn, EveryPathAgreesWithReferenceOnFloat32EdgeConfigs) {
-  for (const auto &edge : testing::edge_configs()) {
-    if (is_float64(edge.descriptor)) continue;
-    for (FillMode fill : {FillMode::exact, FillMode::normal})
-      for (OnednnPath path : all_paths) {
-        const auto problems = path_disagreements(make_case(parse_descriptor(edge.descriptor), fill, 7, 3), path);
-        EXPECT_TRUE(problems.empty()) << edge.name << " " << edge.descriptor << " " << to_string(fill) << ": "
-                                      << (problems.empty() ? "" : problems.front());
-      }
+TEST(Onednn, EveryPathAgreesWithReferenceOnFloat32EdgeConfigs) { expect_every_path_agrees_on_float32_edge_configs(2); }
+TEST(Onednn, EveryPathAgreesWithReferenceOnFloat32EdgeConfigs1D) { expect_every_path_agrees_on_float32_edge_configs(1); }
+TEST(Onednn, EveryPathAgreesWithReferenceOnFloat32EdgeConfigs3D) { expect_every_path_agrees_on_float32_edge_configs(3); }
+
+TEST(Onednn, EveryPathAgreesWithReferenceOnTheCropsItTakes) {
+  for (const std::string &descriptor : accepted_crops()) {
+    const Problem problem = parse_descriptor(descriptor);
+    ASSERT_EQ(onednn().unsupported_reason(problem, Direction::output), "") << descriptor;
+    Problem uncropped = problem;
+    for (SpatialAxis &axis : uncropped.axes) axis.pad_end = std::max<int64_t>(axis.pad_end, 0);
+    EXPECT_NE(uncropped.output_shape(), problem.output_shape()) << descriptor << " crops nothing";
+    expect_every_path_agrees("crop", descriptor);
   }
 }
 
 // The registered strategy takes the path of the case, through verify_one like the campaign and shrinking.
-TEST(Onednn, StrategyAgreesWithReferenceOnFloat32EdgeConfigs) {
-  for (const auto &edge : testing::edge_configs()) {
-    if (is_float64(edge.descriptor)) continue;
-    const auto problems = testing::disagreements("onednn", edge.descriptor, FillMode::exact);
-    EXPECT_TRUE(problems.empty()) << edge.descriptor << ": " << (problems.empty() ? "" : problems.front());
+TEST(Onednn, StrategyAgreesWithReferenceOnFloat32EdgeConfigs) { expect_strategy_agrees_on_float32_edge_configs(2); }
+TEST(Onednn, StrategyAgreesWithReferenceOnFloat32EdgeConfigs1D) { expect_strategy_agrees_on_float32_edge_configs(1); }
+TEST(Onednn, StrategyAgreesWithReferenceOnFloat32EdgeConfigs3D) { expect_strategy_agrees_on_float32_edge_configs(3); }
+
+// Through verify_one, like the campaign: each crop oneDNN takes is declared supported in every direction, and
+// agrees, but for the weight gradients held back from the broken jit kernel.
+TEST(Onednn, StrategyAgreesWithReferenceOnTheCropsItTakes) {
+  for (const std::string &descriptor : accepted_crops()) {
+    const Case conv_case = make_case(parse_descriptor(descriptor), FillMode::normal, 7, 3);
+    const Reference reference = compute_reference(conv_case);
+    for (Direction direction : all_directions) {
+      EXPECT_EQ(onednn().unsupported_reason(conv_case.problem, direction), "") << descriptor;
+      const Outcome outcome = verify_one(conv_case, reference, onednn(), direction);
+      const bool agreed = outcome.verdict == Verdict::passed || outcome.verdict == Verdict::weak;
+      EXPECT_TRUE(agreed || (outcome.verdict == Verdict::skipped && is_known_jit_skip(direction, outcome.detail)))
+          << descriptor << " " << to_string(direction) << ": " << to_string(outcome.verdict) << " " << outcome.detail;
+    }
   }
+}
+
+// oneDNN 2.6's jit weight gradient reads past the output when an outer axis is padded at the beginning and cropped
+// at the end; on this problem it corrupted the heap (onednn.cpp has the measurements). That direction is held back
+// on a jit kernel only, and not even run (it would crash the test); gemm, on the plain path, computes it right.
+TEST(Onednn, HoldsBackTheJitWeightGradientOfACropItGetsWrong) {
+  const Problem problem = parse_descriptor("mb1ic1ih7iw8oc1kh4kw5sh3pt1pb-2pr1_nhwc");
+  const Case conv_case = make_case(problem, FillMode::exact, 7, 3);
+  int held_back = 0;
+  for (OnednnPath path : all_paths) {
+    const std::string implementation = onednn_implementation(problem, Direction::grad_weight, path);
+    const std::array<RunResult, 3> runs = onednn_results(conv_case, path);
+    const RunResult &run = runs[static_cast<size_t>(Direction::grad_weight)];
+    if (implementation.rfind("jit", 0) == 0) {
+      ++held_back;
+      EXPECT_EQ(run.skipped, fmt::format("oneDNN 2.6's {} weight gradient reads past the output of an outer axis "
+                                         "padded at the beginning and cropped at the end (pad_top 1, pad_bottom -2): "
+                                         "wrong results, heap corruption or a crash",
+                                         implementation));
+      EXPECT_TRUE(run.result.empty());
+    } else {
+      EXPECT_EQ(run.skipped, "") << to_string(path) << " " << implementation;
+    }
+    EXPECT_TRUE(path_disagreements(conv_case, path).empty()) << to_string(path);
+  }
+  EXPECT_GT(held_back, 0) << "no path ran a jit weight gradient: the test no longer reaches the bug";
+  EXPECT_EQ(onednn_implementation(problem, Direction::grad_weight, OnednnPath::plain).rfind("jit", 0),
+            std::string::npos);
+  // The width axis is the kernel's inner loop, which clamps its padding: that weight gradient runs on jit too.
+  const Case width_crop = make_case(parse_descriptor("mb1ic1ih8iw7oc1kh5kw4sw3pl1pr-2_nhwc"), FillMode::exact, 7, 3);
+  EXPECT_EQ(onednn_results(width_crop, OnednnPath::blocked)[static_cast<size_t>(Direction::grad_weight)].skipped, "");
+  EXPECT_TRUE(path_disagreements(width_crop, OnednnPath::blocked).empty());
+}
+
+// The crops the strategy skips are exactly those oneDNN refuses: over every padding from -2 to 1 at the beginning
+// and -3 to 1 at the end of a 1-D conv with strides 1 to 3 and dilations 1 and 2, the strategy declares a problem
+// unsupported exactly when oneDNN fails it (invalid_arguments) on every path, and every other one runs.
+TEST(Onednn, SkipsExactlyTheCropsOneDnnRefuses) {
+  for (int64_t stride = 1; stride <= 3; ++stride)
+    for (int64_t dilation = 1; dilation <= 2; ++dilation)
+      for (int64_t pad_begin = -2; pad_begin <= 1; ++pad_begin)
+        for (int64_t pad_end = -3; pad_end <= 1; ++pad_end) {
+          const std::string descriptor =
+              fmt::format("mb1ic2iw9oc2kw3sw{}dlw{}pl{}pr{}", stride, dilation, pad_begin, pad_end);
+          const Problem problem = parse_descriptor(descriptor);
+          if (!is_valid(problem)) continue;
+          const bool refused = !onednn().unsupported_reason(problem, Direction::output).empty();
+          const Case conv_case = make_case(problem, FillMode::exact, 7, 3);
+          for (OnednnPath path : all_paths)
+            for (const RunResult &run : onednn_results(conv_case, path)) {
+              EXPECT_EQ(run.result.empty(), refused) << descriptor << " " << to_string(path) << ": " << run.error;
+              if (refused) {
+                EXPECT_NE(run.error.find("invalid_arguments"), std::string::npos) << run.error;
+              }
+            }
+        }
+}
+
+TEST(Onednn, NamesTheCropItDoesNotTake) {
+  const std::map<std::string, std::string> reasons = {
+      {"mb2ic2iw9oc3kw3pl-2pr1",
+       "oneDNN takes no crop at the beginning of an axis: pad_left is -2 (it requires padding_l >= 0)"},
+      {"mb1ic2iw7oc2kw2sw2pl1pr-3",
+       "oneDNN takes a crop at the end of an axis only when smaller than the stride: pad_right is -3 with "
+       "stride_width 2 (it requires padding_r > -stride)"},
+      {"mb1ic2id5ih6iw5oc2kd2kh3kw2pfr-1pbk1pt-2pl1pr-1",
+       "oneDNN takes no crop at the beginning of an axis: pad_front is -1 (it requires padding_l >= 0)"},
+      {"mb1ic2ih6iw5oc2kh3kw2pb-1_nhwc",
+       "oneDNN takes a crop at the end of an axis only when smaller than the stride: pad_bottom is -1 with "
+       "stride_height 1 (it requires padding_r > -stride)"},
+  };
+  for (const auto &[descriptor, reason] : reasons)
+    for (Direction direction : all_directions)
+      EXPECT_EQ(onednn().unsupported_reason(parse_descriptor(descriptor), direction), reason) << descriptor;
 }
 
 // Over many cases of a campaign, each path is taken about as often as onednn.cpp says (3/4, 1/8, 1/8), whatever
@@ -89,7 +243,10 @@ TEST(Onednn, PathsAreSpreadOverCasesAndFollowTheCaseIndex) {
 // reference implementation, which frameworks never run (the case's own OHWI weights would send it there).
 TEST(Onednn, PlainPathRunsAnOptimizedKernel) {
   for (const char *descriptor : {"g2mb2ic4ih5iw7oc6kh3kw2sh2pt1pl1", "g2mb2ic4ih5iw7oc6kh3kw2sh2pt1pl1_nhwc_ohwi",
-                                 "mb1ic3ih6oc5kh2dlh2pb1_hwio", "g4mb1ic4ih5oc4kh3_nhwc"})
+                                 "mb1ic3ih6oc5kh2dlh2pb1_hwio", "g4mb1ic4ih5oc4kh3_nhwc", "g2mb2ic4iw7oc6kw2sw2pl1",
+                                 "g2mb2ic4iw7oc6kw2sw2pl1_nwc_owi", "mb1ic3iw6oc5kw2dlw2pr1_wio",
+                                 "g2mb2ic4id4ih5iw6oc6kd2kh3kw2sh2pfr1pl1",
+                                 "g2mb2ic4id4ih5iw6oc6kd2kh3kw2sh2pfr1pl1_ndhwc_odhwi", "g3mb1ic3id3ih4iw5oc3kd3_ndhwc"})
     for (Direction direction : all_directions) {
       const std::string name = onednn_implementation(parse_descriptor(descriptor), direction, OnednnPath::plain);
       EXPECT_EQ(name.rfind("ref", 0), std::string::npos) << descriptor << " " << to_string(direction) << ": " << name;
@@ -97,14 +254,15 @@ TEST(Onednn, PlainPathRunsAnOptimizedKernel) {
 }
 
 TEST(Onednn, SkipsFloat64EdgeConfigsWithAReason) {
-  for (const auto &edge : testing::edge_configs()) {
-    if (!is_float64(edge.descriptor)) continue;
-    const auto problems = testing::disagreements("onednn", edge.descriptor, FillMode::normal, /*allow_skips=*/true);
-    EXPECT_TRUE(problems.empty()) << edge.descriptor << ": " << (problems.empty() ? "" : problems.front());
-    for (Direction direction : all_directions)
-      EXPECT_EQ(onednn().unsupported_reason(parse_descriptor(edge.descriptor), direction),
-                "float64 is not supported (formats: float32)");
-  }
+  for (int64_t ndims = 1; ndims <= 3; ++ndims)
+    for (const auto &edge : testing::edge_configs(ndims)) {
+      if (!is_float64(edge.descriptor)) continue;
+      const auto problems = testing::disagreements("onednn", edge.descriptor, FillMode::normal, /*allow_skips=*/true);
+      EXPECT_TRUE(problems.empty()) << edge.descriptor << ": " << (problems.empty() ? "" : problems.front());
+      for (Direction direction : all_directions)
+        EXPECT_EQ(onednn().unsupported_reason(parse_descriptor(edge.descriptor), direction),
+                  "float64 is not supported (formats: float32)");
+    }
 }
 
 TEST(Onednn, NamesTheImplementationThatRanAndItsPath) {
