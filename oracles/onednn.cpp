@@ -19,16 +19,14 @@
 //
 // Paths (oracles/onednn.hpp). Every fuzz case has a new shape, and oneDNN pays per shape: primitive descriptors
 // (its dispatcher runs each candidate kernel's setup until one accepts), JIT code generation for the jit kernels
-// and for every reorder, and page-protection changes for the code. Measured with every case sent down one path (a
-// local experiment), thread CPU time per config of bench/configs.txt for all three directions, after the one-time
-// JIT of oneDNN's sgemm kernels that the first gemm-based convolution of a process pays (30-100 ms):
-//   plain        0.074 ms  (x64:gemm:jit almost always: no per-shape JIT, no reorders)
-//   any_weights  0.186 ms  (brgconv / jit for NHWC, gemm for NCHW; weight reorders)
-//   blocked      0.202 ms  (jit:avx512_core, jit_dw, jit_1x1, gemm; about six JIT-compiled reorders per case)
-// With every case `blocked`, as before, oneDNN was 40% of convcheck's time. So a case takes `blocked` with
-// probability 1/8, `any_weights` 1/8 and `plain` 3/4, decided by a hash of (seed, case index): over a campaign
-// every path and kernel family keeps being fuzzed with the full config distribution (a nightly 100k-case run sends
-// 12.5k cases down each JIT path), at about half the cost (0.104 ms). The plain path gets its weights in the layout
+// and for every reorder, and page-protection changes for the code. The plain path (x64:gemm:jit almost always: no
+// per-shape JIT, no reorders) costs well under half of the two others (any_weights: brgconv / jit for NHWC, gemm
+// for NCHW, weight reorders; blocked: jit:avx512_core, jit_dw, jit_1x1, gemm, about six JIT-compiled reorders per
+// case); docs/performance.md ("Machine figures behind the code") has the per-path figures. With every case
+// `blocked`, oneDNN dominated convcheck's time. So a case takes `blocked` with probability 1/8, `any_weights` 1/8
+// and `plain` 3/4, decided by a hash of (seed, case index): over a campaign every path and kernel family keeps
+// being fuzzed with the full config distribution (a nightly 100k-case run sends 12.5k cases down each JIT path),
+// at about half the cost. The plain path gets its weights in the layout
 // oneDNN's plain kernels read, not the case's weight layout, because oneDNN serves OHWI, or HWIO with NCHW data,
 // only from its reference implementation (ref:any), which is not what frameworks run. Reorders, in the two other
 // paths, are part of what is tested.
@@ -65,8 +63,8 @@ using Tag = memory::format_tag;
 /// Creating it also turns oneDNN's primitive cache off (unless ONEDNN_PRIMITIVE_CACHE_CAPACITY says otherwise):
 /// a fuzz case almost never repeats a shape, so the cache never hits, yet oneDNN 2.6 pays for it on every
 /// primitive: hashing and a global lock on lookup, and once full (1024 entries) a scan of the whole cache for
-/// the least recently used entry on every insertion. Off, oneDNN took half the time on the plain path (1000
-/// configs, `--strategies onednn`, 0.34 s -> 0.18 s) and two thirds on the blocked path (0.71 s -> 0.45 s).
+/// the least recently used entry on every insertion. Off, oneDNN takes about half the time on the plain path and
+/// two thirds on the blocked path (docs/performance.md, "Machine figures behind the code").
 const dnnl::engine &cpu_engine() {
   static const dnnl::engine engine = [] {
     if (std::getenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY") == nullptr &&
@@ -424,8 +422,8 @@ const Registration registration{{
     .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}, .crops = true},
     .unsupported = [](const Problem &problem, Direction) { return refused_padding(problem); },
     .run_case = [](const Case &c) { return onednn_results(c, onednn_path(c)); },
-    // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process, 33-51 ms
-    // (docs/performance.md); one small case down every path pays that once, before the workers are forked.
+    // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process (tens of ms,
+    // docs/performance.md); one small case down every path pays that once, before the workers are forked.
     .warm_up =
         [] {
           const Case c = make_case(parse_descriptor("mb1ic4ih6iw6oc4kh3kw3pt1pl1"), FillMode::normal, 0, 0);
