@@ -33,7 +33,9 @@ case "$mode" in
     build="${CONVCHECK_BUILD_DIR:-$root/build}"
     configure "$build"
     cmake --build "$build" -j"$jobs" --target convcheck
-    exec "$build/convcheck" fuzz --time 45 --report "$build/fuzz-report.json" "$@" ;;
+    # Not exec'd: a process keeps the resource usage of the children it reaped before an exec, so the report's
+    # worker peak RSS would be the compiler's from the build above.
+    "$build/convcheck" fuzz --time 45 --report "$build/fuzz-report.json" "$@" ;;
   test)
     "$root/scripts/install-deps.sh"
     build="${CONVCHECK_BUILD_DIR:-$root/build}"
