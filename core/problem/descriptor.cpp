@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/problem/spelling.hpp"
 #include "core/problem/fields.hpp"
 
 namespace convcheck {
@@ -35,11 +36,6 @@ void append_key(std::string &text, const IntField &field, const Problem &p, int6
   const int64_t value = field.get(p, axis);
   if (field.always_printed || value != field.neutral)
     text += fmt::format("{}{}", field.keys[static_cast<size_t>(field.per_axis() ? axis : 0)], value);
-}
-
-std::string lower(std::string text) {
-  for (char &c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
 }
 
 std::string format_precision(const Precision &precision) {
@@ -123,8 +119,8 @@ std::string format_descriptor(const Problem &p) {
     if (paired) ++i;
   }
   if (p.op != Op::conv) text += "_" + to_string(p.op);
-  if (p.data_layout != DataLayout::ncx) text += "_" + lower(to_string(p.data_layout, p.ndims));
-  if (p.weight_layout != WeightLayout::oix) text += "_" + lower(to_string(p.weight_layout, p.ndims));
+  if (p.data_layout != DataLayout::ncx) text += "_" + lowercase(to_string(p.data_layout, p.ndims));
+  if (p.weight_layout != WeightLayout::oix) text += "_" + lowercase(to_string(p.weight_layout, p.ndims));
   if (const std::string formats = format_precision(p.precision); !formats.empty()) text += "_" + formats;
   return text;
 }

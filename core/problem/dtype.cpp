@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/problem/spelling.hpp"
 
 namespace convcheck {
 
@@ -17,11 +18,6 @@ constexpr std::array<DTypeInfo, 2> rows{{
     {DType::float64, "float64", "f64", 0x1.0p-53, 0x1.0p-1022, 0x1.0p-1074, 0x1.0p53, 64, 4},
 }};
 
-std::string lower(std::string text) {
-  for (char &c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 } // namespace
 
 std::span<const DTypeInfo> dtype_table() { return rows; }
@@ -31,7 +27,7 @@ const DTypeInfo &info(DType dtype) { return rows[static_cast<size_t>(dtype)]; }
 std::string to_string(DType dtype) { return info(dtype).name; }
 
 DType parse_dtype(const std::string &text, const std::string &what) {
-  const std::string key = lower(text);
+  const std::string key = lowercase(text);
   std::string known;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (key == rows[i].name || key == rows[i].word) return rows[i].dtype;

@@ -6,16 +6,12 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/problem/spelling.hpp"
 #include "core/problem/fields.hpp"
 
 namespace convcheck {
 
 namespace {
-
-std::string upper(std::string text) {
-  for (char &c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return text;
-}
 
 // The letters of the spatial axes of a rank, outermost first: "W", "HW", "DHW".
 std::string spatial_letters(int64_t ndims) { return std::string("DHW").substr(static_cast<size_t>(max_ndims - ndims)); }
@@ -24,7 +20,7 @@ std::string spatial_letters(int64_t ndims) { return std::string("DHW").substr(st
 template <class Layout, class Make>
 std::optional<std::pair<Layout, int64_t>> find_layout(const std::string &text, std::initializer_list<Layout> all,
                                                       Make make) {
-  const std::string key = upper(text);
+  const std::string key = uppercase(text);
   for (int64_t ndims = 1; ndims <= max_ndims; ++ndims)
     for (Layout layout : all)
       if (key == make(layout, spatial_letters(ndims))) return std::pair{layout, ndims};
