@@ -42,12 +42,12 @@ std::vector<Problem> read_configs(const char *path) {
 }
 
 // All three directions of one strategy, as verify_case runs them (run_case when the strategy has it).
-std::array<RunResult, 3> run_all(const Strategy &strategy, const Case &c) {
+RunResults run_all(const Strategy &strategy, const Case &c) {
   if (strategy.run_case) return strategy.run_case(c);
-  std::array<RunResult, 3> runs;
-  for (Direction direction : all_directions)
-    if (strategy.unsupported_reason(c.problem, direction).empty())
-      runs[static_cast<size_t>(direction)].result = strategy.run(c, direction);
+  RunResults runs;
+  for (const DirectionInfo &each : directions(c.problem.op))
+    if (strategy.unsupported_reason(c.problem, each.direction).empty())
+      runs[each.direction].result = strategy.run(c, each.direction);
   return runs;
 }
 
@@ -66,11 +66,11 @@ std::map<std::string, double> one_round(const std::vector<Problem> &configs,
     seconds["reference"] += seconds_since(start);
     for (const Strategy &strategy : strategies) {
       start = Clock::now();
-      const std::array<RunResult, 3> runs = run_all(strategy, c);
+      const RunResults runs = run_all(strategy, c);
       seconds[strategy.name] += seconds_since(start);
       start = Clock::now();
-      for (Direction direction : all_directions) {
-        const Tensor &result = runs[static_cast<size_t>(direction)].result;
+      for (const auto &[direction, run] : runs) {
+        const Tensor &result = run.result;
         if (!result.empty() && judge(strategy.name, direction, result, reference[direction]).verdict == Verdict::failed)
           std::fprintf(stderr, "strategy_cost: %s %s failed on %s\n", strategy.name.c_str(),
                        to_string(direction).c_str(), format_descriptor(configs[i]).c_str());

@@ -35,13 +35,12 @@ private:
   fs::path path_;
 };
 
-std::array<RunResult, 3> every_direction(std::string RunResult::*field, const std::string &message) {
-  std::array<RunResult, 3> runs;
-  for (RunResult &run : runs) run.*field = message;
-  return runs;
-}
-
-std::array<RunResult, 3> run_external(const ExternalSpec &spec, const Case &c) {
+RunResults run_external(const ExternalSpec &spec, const Case &c) {
+  const auto every_direction = [&c](std::string RunResult::*field, const std::string &message) {
+    RunResults runs;
+    for (const DirectionInfo &each : directions(c.problem.op)) runs[each.direction].*field = message;
+    return runs;
+  };
   const TemporaryDirectory directory;
   const std::string in = directory.file("in.h5"), out = directory.file("out.h5");
   Case copy{c.problem, {}, c.seed, c.case_index, c.fill};
@@ -62,11 +61,11 @@ std::array<RunResult, 3> run_external(const ExternalSpec &spec, const Case &c) {
   } catch (const InputError &error) {
     return every_direction(&RunResult::error, fmt::format("the command wrote an unreadable output: {}", error.what()));
   }
-  std::array<RunResult, 3> runs;
-  for (Direction direction : all_directions) {
-    RunResult &run = runs[static_cast<size_t>(direction)];
-    if (auto found = results.find(direction); found != results.end()) run.result = std::move(found->second);
-    else run.skipped = fmt::format("the command wrote no {} dataset", to_string(direction));
+  RunResults runs;
+  for (const DirectionInfo &each : directions(c.problem.op)) {
+    RunResult &run = runs[each.direction];
+    if (auto found = results.find(each.direction); found != results.end()) run.result = std::move(found->second);
+    else run.skipped = fmt::format("the command wrote no {} dataset", each.name);
   }
   return runs;
 }

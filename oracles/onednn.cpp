@@ -357,9 +357,9 @@ std::string describe(const dnnl::error &error) {
 }
 
 /// Every direction gets the same error: without a forward primitive descriptor none can run.
-std::array<RunResult, 3> all_failed(const std::string &error) {
-  std::array<RunResult, 3> runs;
-  for (RunResult &run : runs) run.error = error;
+RunResults all_failed(const Op op, const std::string &error) {
+  RunResults runs;
+  for (const DirectionInfo &each : directions(op)) runs[each.direction].error = error;
   return runs;
 }
 
@@ -458,8 +458,8 @@ OnednnPath onednn_path(const Case &conv_case) {
   }
 }
 
-std::array<RunResult, 3> onednn_results(const Case &c, OnednnPath path) {
-  std::array<RunResult, 3> runs;
+RunResults onednn_results(const Case &c, OnednnPath path) {
+  RunResults runs;
   const SingleThreadInParallelRegion single_thread;
   try {
     const CasePrimitives primitives(c.problem, path);
@@ -468,8 +468,9 @@ std::array<RunResult, 3> onednn_results(const Case &c, OnednnPath path) {
                     hold_weight(c[Role::weight], held_weight_layout(c.problem, path), user.weight),
                     hold_data(c[Role::grad_output], c.problem.data_layout, user.output)};
     dnnl::stream &stream = ThreadScratch::current().stream();
-    for (Direction direction : all_directions) {
-      RunResult &run = runs[static_cast<size_t>(direction)];
+    for (const DirectionInfo &each : directions(c.problem.op)) {
+      const Direction direction = each.direction;
+      RunResult &run = runs[direction];
       try {
         if (direction == Direction::grad_weight) run.skipped = broken_weight_gradient(c.problem, primitives);
         if (run.skipped.empty()) run.result = run_direction(c, path, primitives, held, direction, stream);
@@ -478,7 +479,7 @@ std::array<RunResult, 3> onednn_results(const Case &c, OnednnPath path) {
       }
     }
   } catch (const dnnl::error &error) {
-    return all_failed("threw: " + describe(error));
+    return all_failed(c.problem.op, "threw: " + describe(error));
   }
   return runs;
 }

@@ -34,7 +34,7 @@ OnednnPath onednn_path(const Case &conv_case);
 /// All three directions through `path`, each in canonical layout, or why it has none. float32 only; a problem
 /// oneDNN refuses (a crop it does not take, see onednn.cpp) fails every direction with oneDNN's error, and a weight
 /// gradient whose jit kernel oneDNN 2.6 gets wrong (a crop, see onednn.cpp) is skipped, with the reason, unrun.
-std::array<RunResult, 3> onednn_results(const Case &conv_case, OnednnPath path);
+RunResults onednn_results(const Case &conv_case, OnednnPath path);
 
 /// oneDNN's name for the implementation `direction` gets on `path` (impl_info_str), without running it.
 std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path);

@@ -53,8 +53,7 @@ std::string ratio_chart(const StrategyRatios &ratios) {
   chart.flagged.assign(ratio_bin_count, false);
   chart.flagged.back() = true;
   chart.category_width = 34; // narrower than the labels want, so that three strategies fit side by side
-  for (Direction direction : all_directions) {
-    const auto &counts = ratios.by_direction[static_cast<size_t>(direction)];
+  for (const auto &[direction, counts] : ratios.by_direction) {
     chart.series.push_back({to_string(direction), direction_color(direction), {counts.begin(), counts.end()}});
   }
   return bar_chart_svg(chart);

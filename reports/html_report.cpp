@@ -110,7 +110,7 @@ std::string count_of(size_t count, const std::string &noun) {
 size_t failing_pairs(const CampaignReport &report) {
   size_t pairs = 0;
   for (const StrategyTally &strategy : report.tallies)
-    for (const Tally &tally : strategy.by_direction) pairs += tally.failed > 0 ? 1 : 0;
+    for (const auto &[direction, tally] : strategy.by_direction) pairs += tally.failed > 0 ? 1 : 0;
   return pairs;
 }
 
@@ -167,14 +167,17 @@ std::string matrix(const CampaignReport &report) {
                              {"#9aa0a6", "skipped (unsupported)"}}) +
                      "<table class=\"matrix\"><colgroup><col class=\"name\"><col><col><col></colgroup>"
                      "<thead><tr><th>strategy</th>";
-  for (Direction direction : all_directions) html += "<th>" + to_string(direction) + "</th>";
+  const std::vector<Direction> columns = report.directions();
+  for (Direction direction : columns) html += "<th>" + to_string(direction) + "</th>";
   html += "</tr></thead><tbody>\n";
   for (const StrategyTally &strategy : report.tallies) {
     const Strategy *registered = find_strategy(strategy.name);
     html += fmt::format("<tr><th class=\"strategy\">{}{}</th>", markup_escape(strategy.name),
                         registered && registered->injected ? "<span class=\"tag\">injected</span>" : "");
-    for (Direction direction : all_directions)
-      html += matrix_cell(strategy.by_direction[static_cast<size_t>(direction)]);
+    for (Direction direction : columns) {
+      const auto found = strategy.by_direction.find(direction);
+      html += found != strategy.by_direction.end() ? matrix_cell(found->second) : "<td></td>";
+    }
     html += "</tr>\n";
   }
   return html + "</tbody></table>\n</section>\n";

@@ -27,8 +27,7 @@ std::string json_report(const CampaignReport &report) {
   for (const StrategyTally &strategy : report.tallies) {
     Tally total;
     nlohmann::json directions = nlohmann::json::object();
-    for (Direction direction : all_directions) {
-      const Tally &tally = strategy.by_direction[static_cast<size_t>(direction)];
+    for (const auto &[direction, tally] : strategy.by_direction) {
       directions[to_string(direction)] = tally_json(tally);
       total.passed += tally.passed;
       total.failed += tally.failed;
@@ -88,12 +87,6 @@ Tally tally_from_json(const nlohmann::json &json) {
                json.at("skipped").get<int64_t>(), json.value("seconds", 0.0)};
 }
 
-Direction direction_from_json(const std::string &text) {
-  for (Direction direction : all_directions)
-    if (to_string(direction) == text) return direction;
-  throw InputError(fmt::format("direction '{}' is not output, grad_data or grad_weight", text));
-}
-
 CampaignReport report_from_json(const nlohmann::json &json) {
   CampaignReport report;
   report.seed = json.at("seed").get<uint64_t>();
@@ -107,14 +100,13 @@ CampaignReport report_from_json(const nlohmann::json &json) {
   report.worker_peak_rss_kib = json.value("worker_peak_rss_kib", int64_t{0});
   for (const auto &[name, strategy] : json.at("strategies").items()) {
     StrategyTally tally{name, {}};
-    for (Direction direction : all_directions)
-      tally.by_direction[static_cast<size_t>(direction)] =
-          tally_from_json(strategy.at("directions").at(to_string(direction)));
+    for (const auto &[direction, entry] : strategy.at("directions").items())
+      tally.by_direction[parse_direction(direction, "direction")] = tally_from_json(entry);
     report.tallies.push_back(tally);
   }
   for (const nlohmann::json &entry : json.at("failures")) {
     ReportedFailure reported{Failure{entry.at("strategy").get<std::string>(),
-                                     direction_from_json(entry.at("direction").get<std::string>()),
+                                     parse_direction(entry.at("direction").get<std::string>(), "direction"),
                                      entry.at("case_index").get<uint64_t>(),
                                      parse_descriptor(entry.at("config").get<std::string>()),
                                      entry.at("problem").get<std::string>(),
@@ -163,12 +155,9 @@ CampaignReport merge_reports(const std::vector<CampaignReport> &shards) {
     merged.peak_rss_kib = std::max(merged.peak_rss_kib, shard.peak_rss_kib);
     merged.worker_peak_rss_kib = std::max(merged.worker_peak_rss_kib, shard.worker_peak_rss_kib);
     for (const StrategyTally &tally : shard.tallies) {
-      auto found = std::find_if(merged.tallies.begin(), merged.tallies.end(),
-                                [&](const StrategyTally &t) { return t.name == tally.name; });
-      if (found == merged.tallies.end()) found = merged.tallies.insert(merged.tallies.end(), {tally.name, {}});
-      for (size_t d = 0; d < all_directions.size(); ++d) {
-        Tally &into = found->by_direction[d];
-        const Tally &from = tally.by_direction[d];
+      StrategyTally &into_strategy = merged.tally_of(tally.name);
+      for (const auto &[direction, from] : tally.by_direction) {
+        Tally &into = into_strategy.by_direction[direction];
         into.passed += from.passed;
         into.weak += from.weak;
         into.failed += from.failed;

@@ -31,8 +31,7 @@ std::string junit_report(const CampaignReport &report) {
   int64_t tests = 0, failures = 0, skipped = 0;
   std::string cases;
   for (const StrategyTally &strategy : report.tallies)
-    for (Direction direction : all_directions) {
-      const Tally &tally = strategy.by_direction[static_cast<size_t>(direction)];
+    for (const auto &[direction, tally] : strategy.by_direction) {
       ++tests;
       cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\">\n",
                            markup_escape(strategy.name), to_string(direction), tally.seconds);

@@ -44,8 +44,8 @@ nlohmann::json stats_json(const CampaignStats &stats) {
                        {"failing", counts_by_row(grid, grid.failing)}};
   nlohmann::json ratios = nlohmann::json::object();
   for (const StrategyRatios &strategy : stats.ratios)
-    for (Direction direction : all_directions)
-      ratios[strategy.strategy][to_string(direction)] = strategy.by_direction[static_cast<size_t>(direction)];
+    for (const auto &[direction, counts] : strategy.by_direction)
+      ratios[strategy.strategy][to_string(direction)] = counts;
   return {{"cases", stats.cases}, {"config_space", grids}, {"ratio_bins", ratio_bin_labels()}, {"ratios", ratios}};
 }
 
@@ -65,12 +65,12 @@ CampaignStats stats_from_json(const nlohmann::json &json) {
     throw InputError("stats ratio_bins are other bins than this convcheck's");
   for (const auto &[name, directions] : json.at("ratios").items()) {
     StrategyRatios &ratios = stats.ratios_of(name);
-    for (Direction direction : all_directions) {
-      const auto counts = directions.at(to_string(direction)).get<std::vector<int64_t>>();
+    for (const auto &[direction, entry] : directions.items()) {
+      const auto counts = entry.get<std::vector<int64_t>>();
       if (counts.size() != ratio_bin_count)
-        throw InputError(fmt::format("stats ratios of {} {}: {} counts, expected {}", name, to_string(direction),
+        throw InputError(fmt::format("stats ratios of {} {}: {} counts, expected {}", name, direction,
                                      counts.size(), ratio_bin_count));
-      std::copy(counts.begin(), counts.end(), ratios.by_direction[static_cast<size_t>(direction)].begin());
+      std::copy(counts.begin(), counts.end(), ratios.by_direction[parse_direction(direction, "stats direction")].begin());
     }
   }
   return stats;

@@ -15,8 +15,7 @@ std::string text_summary(const CampaignReport &report) {
   text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8}\n", "strategy", "direction", "passed", "weak", "failed",
                       "skipped");
   for (const StrategyTally &strategy : report.tallies)
-    for (Direction direction : all_directions) {
-      const Tally &tally = strategy.by_direction[static_cast<size_t>(direction)];
+    for (const auto &[direction, tally] : strategy.by_direction) {
       text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8}\n", strategy.name, to_string(direction), tally.passed,
                           tally.weak, tally.failed, tally.skipped);
     }

@@ -1,5 +1,9 @@
 #include "core/problem/direction.hpp"
 
+#include <fmt/format.h>
+
+#include "core/input_error.hpp"
+
 namespace convcheck {
 
 namespace {
@@ -34,5 +38,16 @@ std::span<const DirectionInfo> directions(Op op) {
 }
 
 const DirectionInfo &info(Direction direction) { return conv_directions[static_cast<size_t>(direction)]; }
+
+std::optional<Direction> direction_named(std::string_view name) {
+  for (const DirectionInfo &each : conv_directions)
+    if (name == each.name) return each.direction;
+  return std::nullopt;
+}
+
+Direction parse_direction(std::string_view name, std::string_view what) {
+  if (const std::optional<Direction> direction = direction_named(name)) return *direction;
+  throw InputError(fmt::format("{} '{}' is not output, grad_data or grad_weight", what, name));
+}
 
 } // namespace convcheck

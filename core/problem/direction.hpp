@@ -9,6 +9,9 @@
 //   grad_weight   grad_output, data      grad_weight   backward weights
 
 #include <array>
+#include <map>
+#include <optional>
+#include <string_view>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -53,11 +56,19 @@ struct DirectionInfo {
 std::span<const DirectionInfo> directions(Op op);
 const DirectionInfo &info(Direction direction);
 
+/// A value per direction (results, tallies, histograms), keyed by direction: a map, not fixed slots, so an op
+/// with other directions needs no new layout.
+template <class T> using ByDirection = std::map<Direction, T>;
+
 inline constexpr std::array<Direction, 3> all_directions{Direction::output, Direction::grad_data,
                                                          Direction::grad_weight};
 
 /// "output", "grad_data", "grad_weight": dataset names in case files.
 inline std::string to_string(Direction direction) { return info(direction).name; }
+/// The direction called `name`, or nullopt.
+std::optional<Direction> direction_named(std::string_view name);
+/// The direction called `name`; throws InputError "{what} '{name}' is not output, grad_data or grad_weight".
+Direction parse_direction(std::string_view name, std::string_view what);
 
 /// The canonical shape of a direction's result.
 inline Shape result_shape(const Problem &problem, Direction direction) {

@@ -1,6 +1,8 @@
 #include "core/run/campaign.hpp"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -88,6 +90,18 @@ void save_failures(CampaignReport &report, const std::vector<Strategy> &strategi
 
 } // namespace
 
+StrategyTally &CampaignReport::tally_of(const std::string &name) {
+  auto found = std::find_if(tallies.begin(), tallies.end(), [&](const StrategyTally &t) { return t.name == name; });
+  return found != tallies.end() ? *found : tallies.emplace_back(StrategyTally{name, {}});
+}
+
+std::vector<Direction> CampaignReport::directions() const {
+  std::set<Direction> seen;
+  for (const StrategyTally &tally : tallies)
+    for (const auto &[direction, counts] : tally.by_direction) seen.insert(direction);
+  return {seen.begin(), seen.end()};
+}
+
 CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy> &strategies,
                             const CampaignOptions &options, const std::function<void(const Progress &)> &progress) {
   const Clock::time_point start = Clock::now();
@@ -116,7 +130,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
                                  std::nullopt});
     for (size_t j = 0; j < run.outcomes.size(); ++j) { // strategy-major, see verify_case
       const Outcome &outcome = run.outcomes[j];
-      Tally &tally = report.tallies[j / all_directions.size()].by_direction[static_cast<size_t>(outcome.direction)];
+      Tally &tally = report.tally_of(outcome.strategy).by_direction[outcome.direction];
       count(tally, outcome.verdict);
       tally.seconds += outcome.seconds;
       if (outcome.verdict == Verdict::failed)

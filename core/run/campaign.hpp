@@ -51,7 +51,7 @@ struct Tally {
 
 struct StrategyTally {
   std::string name;
-  std::array<Tally, 3> by_direction; // indexed by Direction
+  ByDirection<Tally> by_direction; // every direction of the op it ran
 };
 
 struct ReportedFailure {
@@ -73,6 +73,10 @@ struct CampaignReport {
   int64_t peak_rss_kib = 0;        // of the main process
   int64_t worker_peak_rss_kib = 0; // of the largest worker (or finding saver)
   bool failed() const { return !failures.empty(); }
+  /// The tally of the strategy called `name`, added at the end when there is none.
+  StrategyTally &tally_of(const std::string &name);
+  /// Every direction some strategy has a tally of, in Direction order.
+  std::vector<Direction> directions() const;
 };
 
 struct Progress {

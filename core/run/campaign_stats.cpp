@@ -161,7 +161,7 @@ void CampaignStats::add(const Problem &config, const std::vector<Outcome> &case_
   }
   for (const Outcome &outcome : case_outcomes)
     if (outcome.verdict != Verdict::skipped)
-      ++ratios_of(outcome.strategy).by_direction[static_cast<size_t>(outcome.direction)][ratio_bin(outcome)];
+      ++ratios_of(outcome.strategy).by_direction[outcome.direction][ratio_bin(outcome)];
 }
 
 void CampaignStats::merge(const CampaignStats &other) {
@@ -173,8 +173,8 @@ void CampaignStats::merge(const CampaignStats &other) {
     }
   for (const StrategyRatios &from : other.ratios) {
     StrategyRatios &into = ratios_of(from.strategy);
-    for (size_t d = 0; d < all_directions.size(); ++d)
-      for (size_t bin = 0; bin < ratio_bin_count; ++bin) into.by_direction[d][bin] += from.by_direction[d][bin];
+    for (const auto &[direction, counts] : from.by_direction)
+      for (size_t bin = 0; bin < ratio_bin_count; ++bin) into.by_direction[direction][bin] += counts[bin];
   }
 }
 

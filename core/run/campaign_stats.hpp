@@ -40,7 +40,7 @@ size_t ratio_bin(const Outcome &outcome);
 /// Ratio histograms of one strategy, one per direction; skipped outcomes are not counted.
 struct StrategyRatios {
   std::string strategy;
-  std::array<std::array<int64_t, ratio_bin_count>, 3> by_direction{}; // indexed by Direction
+  ByDirection<std::array<int64_t, ratio_bin_count>> by_direction; // directions with an outcome that ran
   friend bool operator==(const StrategyRatios &, const StrategyRatios &) = default;
 };
 

@@ -14,7 +14,6 @@
 // direction's result in canonical layout and the result's format. A strategy marked `injected` is a
 // deliberately broken variant reproducing a real bug; it runs only when asked for with --inject.
 
-#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,6 +30,9 @@ struct RunResult {
   std::string skipped; // why the direction was not computed (reported as skipped)
   std::string error;   // why no usable result came back (reported as a failure)
 };
+
+/// What one run_case call produced, per direction. A direction of the case's op missing from it is a failure.
+using RunResults = ByDirection<RunResult>;
 
 /// What a strategy declares it can compute. Empty lists support nothing.
 struct Support {
@@ -56,9 +58,9 @@ struct Strategy {
   std::function<std::string(const Problem &, Direction)> unsupported;
   /// The direction's result, canonical layout, the result's format. May throw; that is recorded as a finding.
   std::function<Tensor(const Case &, Direction)> run;
-  /// Optional, instead of `run`: all three directions from one call (indexed by Direction), for
-  /// implementations that compute them together, such as an external process.
-  std::function<std::array<RunResult, 3>(const Case &)> run_case;
+  /// Optional, instead of `run`: every direction from one call, for implementations that compute them
+  /// together, such as an external process.
+  std::function<RunResults(const Case &)> run_case;
   /// Optional: one-time work of the process (oneDNN compiling its GEMM kernels, say), done once by a campaign
   /// before it forks its workers, so that each worker inherits it instead of repeating it on its first case.
   std::function<void()> warm_up;

@@ -64,14 +64,23 @@ RunResult guarded_run(const Strategy &strategy, const Case &conv_case, Direction
   return run;
 }
 
-std::array<RunResult, 3> guarded_run_case(const Strategy &strategy, const Case &conv_case) {
+/// Every direction's run_case result; a throw fails them all.
+RunResults guarded_run_case(const Strategy &strategy, const Case &conv_case) {
   try {
     return strategy.run_case(conv_case);
   } catch (const std::exception &exception) {
-    std::array<RunResult, 3> runs;
-    for (RunResult &run : runs) run.error = fmt::format("threw: {}", exception.what());
+    RunResults runs;
+    for (const DirectionInfo &each : directions(conv_case.problem.op))
+      runs[each.direction].error = fmt::format("threw: {}", exception.what());
     return runs;
   }
+}
+
+/// `direction`'s result, moved out of `runs`, or a failure saying there is none.
+RunResult take(RunResults &runs, Direction direction) {
+  auto found = runs.find(direction);
+  if (found == runs.end()) return RunResult{{}, {}, fmt::format("returned no {} result", to_string(direction))};
+  return std::move(found->second);
 }
 
 Outcome outcome_of(const Strategy &strategy, const Case &conv_case, const Reference &reference,
@@ -99,8 +108,13 @@ Outcome verify_one(const Case &conv_case, const Reference &reference, const Stra
   const std::string reason = strategy.unsupported_reason(conv_case.problem, direction);
   if (!reason.empty()) return Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}};
   const auto start = Clock::now();
-  RunResult run = strategy.run_case ? std::move(guarded_run_case(strategy, conv_case)[static_cast<size_t>(direction)])
-                                    : guarded_run(strategy, conv_case, direction);
+  RunResult run;
+  if (strategy.run_case) {
+    RunResults runs = guarded_run_case(strategy, conv_case);
+    run = take(runs, direction);
+  } else {
+    run = guarded_run(strategy, conv_case, direction);
+  }
   const double seconds = seconds_since(start);
   Outcome outcome = outcome_of(strategy, conv_case, reference, direction, std::move(run), result);
   outcome.seconds = seconds;
@@ -110,35 +124,37 @@ Outcome verify_one(const Case &conv_case, const Reference &reference, const Stra
 std::vector<Outcome> verify_case(const Case &conv_case, const Reference &reference,
                                  const std::vector<Strategy> &strategies, const BeforeRun &before) {
   std::vector<Outcome> outcomes;
-  outcomes.reserve(strategies.size() * all_directions.size());
+  outcomes.reserve(strategies.size() * directions(conv_case.problem.op).size());
   auto left_out = [](const Strategy &strategy, Direction direction) {
     return Outcome{strategy.name, direction, Verdict::skipped, "left out", {}, {}};
   };
+  const std::span<const DirectionInfo> op_directions = directions(conv_case.problem.op);
   for (size_t index = 0; index < strategies.size(); ++index) {
     const Strategy &strategy = strategies[index];
     if (!strategy.run_case) {
-      for (Direction direction : all_directions)
-        outcomes.push_back(!before || before(index, direction)
-                               ? verify_one(conv_case, reference, strategy, direction)
-                               : left_out(strategy, direction));
+      for (const DirectionInfo &each : op_directions)
+        outcomes.push_back(!before || before(index, each.direction)
+                               ? verify_one(conv_case, reference, strategy, each.direction)
+                               : left_out(strategy, each.direction));
       continue;
     }
     if (const std::string refused = strategy.supports.refusal(conv_case.problem); !refused.empty()) {
-      for (Direction direction : all_directions)
-        outcomes.push_back(Outcome{strategy.name, direction, Verdict::skipped, refused, {}, {}});
+      for (const DirectionInfo &each : op_directions)
+        outcomes.push_back(Outcome{strategy.name, each.direction, Verdict::skipped, refused, {}, {}});
       continue;
     }
     if (before && !before(index, std::nullopt)) {
-      for (Direction direction : all_directions) outcomes.push_back(left_out(strategy, direction));
+      for (const DirectionInfo &each : op_directions) outcomes.push_back(left_out(strategy, each.direction));
       continue;
     }
     const auto start = Clock::now();
-    std::array<RunResult, 3> runs = guarded_run_case(strategy, conv_case);
-    const double share = seconds_since(start) / static_cast<double>(all_directions.size());
-    for (Direction direction : all_directions) {
+    RunResults runs = guarded_run_case(strategy, conv_case);
+    const double share = seconds_since(start) / static_cast<double>(op_directions.size());
+    for (const DirectionInfo &each : op_directions) {
+      const Direction direction = each.direction;
       const std::string reason = strategy.unsupported_reason(conv_case.problem, direction);
       outcomes.push_back(reason.empty() ? outcome_of(strategy, conv_case, reference, direction,
-                                                     std::move(runs[static_cast<size_t>(direction)]), nullptr)
+                                                     take(runs, direction), nullptr)
                                         : Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}});
       outcomes.back().seconds = share;
     }

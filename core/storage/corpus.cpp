@@ -15,16 +15,6 @@ namespace convcheck {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-Direction parse_direction(const std::string &text) {
-  for (Direction direction : all_directions)
-    if (to_string(direction) == text) return direction;
-  throw InputError(fmt::format("/finding/direction '{}' is not output, grad_data or grad_weight", text));
-}
-
-} // namespace
-
 std::string corpus_kind(const CaseFile &case_file) {
   if (!case_file.finding) return "regression";
   const Strategy *finder = find_strategy(case_file.finding->strategy);
@@ -35,7 +25,7 @@ std::string corpus_path(const std::string &corpus_dir, const CaseFile &case_file
   const std::string directory = (fs::path(corpus_dir) / corpus_kind(case_file)).string();
   const Problem &config = case_file.conv_case.problem;
   if (!case_file.finding) return (fs::path(directory) / ("edge-" + finding_hash(config, "edge", "") + ".h5")).string();
-  return finding_path(directory, config, case_file.finding->strategy, parse_direction(case_file.finding->direction));
+  return finding_path(directory, config, case_file.finding->strategy, parse_direction(case_file.finding->direction, "/finding/direction"));
 }
 
 std::vector<std::string> corpus_files(const std::string &corpus_dir) {
@@ -59,7 +49,7 @@ CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Str
           fmt::format("{} {} failed: {}", outcome.strategy, to_string(outcome.direction), outcome.detail));
   if (corpus_kind(case_file) == "mutants") {
     const Strategy &mutant = *find_strategy(case_file.finding->strategy);
-    const Direction direction = parse_direction(case_file.finding->direction);
+    const Direction direction = parse_direction(case_file.finding->direction, "/finding/direction");
     const Outcome outcome =
         verify_case_isolated(conv_case, {mutant}, run_timeout_s).at(static_cast<size_t>(direction));
     if (outcome.verdict != Verdict::failed)

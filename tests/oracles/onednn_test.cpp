@@ -44,10 +44,10 @@ bool is_known_jit_skip(Direction direction, const std::string &skipped) {
 // skipped for another reason than the known jit bug.
 std::vector<std::string> path_disagreements(const Case &conv_case, OnednnPath path) {
   const Reference reference = compute_reference(conv_case);
-  const std::array<RunResult, 3> runs = onednn_results(conv_case, path);
+  const RunResults runs = onednn_results(conv_case, path);
   std::vector<std::string> problems;
   for (Direction direction : all_directions) {
-    const RunResult &run = runs[static_cast<size_t>(direction)];
+    const RunResult &run = runs.at(direction);
     if (is_known_jit_skip(direction, run.skipped)) continue;
     const Outcome outcome = run.result.empty()
                                 ? Outcome{"onednn", direction, Verdict::failed, run.error + run.skipped, {}, {}}
@@ -159,8 +159,8 @@ TEST(Onednn, HoldsBackTheJitWeightGradientOfACropItGetsWrong) {
   int held_back = 0;
   for (OnednnPath path : all_paths) {
     const std::string implementation = onednn_implementation(problem, Direction::grad_weight, path);
-    const std::array<RunResult, 3> runs = onednn_results(conv_case, path);
-    const RunResult &run = runs[static_cast<size_t>(Direction::grad_weight)];
+    const RunResults runs = onednn_results(conv_case, path);
+    const RunResult &run = runs.at(Direction::grad_weight);
     if (implementation.rfind("jit", 0) == 0) {
       ++held_back;
       EXPECT_EQ(run.skipped, fmt::format("oneDNN 2.6's {} weight gradient reads past the output of an outer axis "
@@ -178,7 +178,7 @@ TEST(Onednn, HoldsBackTheJitWeightGradientOfACropItGetsWrong) {
             std::string::npos);
   // The width axis is the kernel's inner loop, which clamps its padding: that weight gradient runs on jit too.
   const Case width_crop = make_case(parse_descriptor("mb1ic1ih8iw7oc1kh5kw4sw3pl1pr-2_nhwc"), FillMode::exact, 7, 3);
-  EXPECT_EQ(onednn_results(width_crop, OnednnPath::blocked)[static_cast<size_t>(Direction::grad_weight)].skipped, "");
+  EXPECT_EQ(onednn_results(width_crop, OnednnPath::blocked).at(Direction::grad_weight).skipped, "");
   EXPECT_TRUE(path_disagreements(width_crop, OnednnPath::blocked).empty());
 }
 
@@ -197,7 +197,7 @@ TEST(Onednn, SkipsExactlyTheCropsOneDnnRefuses) {
           const bool refused = !onednn().unsupported_reason(problem, Direction::output).empty();
           const Case conv_case = make_case(problem, FillMode::exact, 7, 3);
           for (OnednnPath path : all_paths)
-            for (const RunResult &run : onednn_results(conv_case, path)) {
+            for (const auto &[direction, run] : onednn_results(conv_case, path)) {
               EXPECT_EQ(run.result.empty(), refused) << descriptor << " " << to_string(path) << ": " << run.error;
               if (refused) {
                 EXPECT_NE(run.error.find("invalid_arguments"), std::string::npos) << run.error;
@@ -285,12 +285,12 @@ TEST(Onednn, ResultsDoNotDependOnTheCasesBeforeThemOnTheThread) {
     return std::async(std::launch::async, [&] { return onednn_results(conv_case, path); }).get();
   };
   for (OnednnPath path : all_paths) {
-    const std::array<RunResult, 3> expected = on_fresh_thread(small, path);
+    const RunResults expected = on_fresh_thread(small, path);
     onednn_results(large, path);
-    const std::array<RunResult, 3> after_large = onednn_results(small, path);
+    const RunResults after_large = onednn_results(small, path);
     for (Direction direction : all_directions) {
-      const Tensor &want = expected[static_cast<size_t>(direction)].result;
-      const Tensor &got = after_large[static_cast<size_t>(direction)].result;
+      const Tensor &want = expected.at(direction).result;
+      const Tensor &got = after_large.at(direction).result;
       ASSERT_FALSE(want.empty()) << to_string(path) << " " << to_string(direction);
       ASSERT_EQ(got.shape(), want.shape()) << to_string(path) << " " << to_string(direction);
       EXPECT_EQ(std::memcmp(got.data<float>(), want.data<float>(), sizeof(float) * static_cast<size_t>(want.size())), 0)
@@ -312,7 +312,7 @@ TEST(Onednn, RunsInsideAnOpenMPParallelRegion) {
 #pragma omp parallel num_threads(2) reduction(&& : ok)
     for (OnednnPath path : all_paths) {
       try {
-        for (const RunResult &run : onednn_results(*conv_case, path)) ok = ok && !run.result.empty();
+        for (const auto &[direction, run] : onednn_results(*conv_case, path)) ok = ok && !run.result.empty();
       } catch (const std::exception &) {
         ok = false;
       }

@@ -54,7 +54,7 @@ CampaignReport hostile_report() {
   report.cases = 1;
   const std::string strategy = "<img src=x onerror=alert(1)>";
   report.tallies.push_back({strategy, {}});
-  report.tallies[0].by_direction[0].failed = 1;
+  report.tallies[0].by_direction[Direction::output].failed = 1;
   const Problem config = parse_descriptor("ic2ih3oc1kh2");
   const std::string problem = "exit 1; output: </pre><script>alert(\"x\")</script> & 'q' "
                               "<link rel=stylesheet href=https://evil.example/x.css> \xE2\x82";
@@ -117,9 +117,9 @@ TEST(HtmlReport, ShowsTheVerdictTheMatrixAndThePictures) {
   EXPECT_NE(page.find("<header class=\"fail\">"), std::string::npos);
   EXPECT_NE(page.find(">3 findings<small>"), std::string::npos); // pad_order fails in all three directions
   const std::string matrix = section(page, "matrix");
-  const Tally &naive_output = report.tallies[0].by_direction[0];
+  const Tally &naive_output = report.tallies[0].by_direction.at(Direction::output);
   EXPECT_NE(matrix.find(fmt::format("{} passed", naive_output.passed)), std::string::npos);
-  EXPECT_NE(matrix.find(fmt::format("{} failed", report.tallies[1].by_direction[0].failed)), std::string::npos);
+  EXPECT_NE(matrix.find(fmt::format("{} failed", report.tallies[1].by_direction.at(Direction::output).failed)), std::string::npos);
   EXPECT_NE(matrix.find("<span class=\"tag\">injected</span>"), std::string::npos);
   // One chart per strategy, one per config-space grid.
   const std::string ratios = section(page, "ratios"), space = section(page, "config-space");

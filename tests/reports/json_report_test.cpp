@@ -34,7 +34,7 @@ CampaignReport one_failure(const std::string &problem) {
   report.seed = 9;
   report.cases = 1;
   report.tallies.push_back({"naive", {}});
-  report.tallies[0].by_direction[1].failed = 1;
+  report.tallies[0].by_direction[Direction::grad_data].failed = 1;
   const Problem config = parse_descriptor("g2ic4ih6oc2kh3pt1"), shrunk = parse_descriptor("ic1ih1oc1kh1pt1");
   report.failures.push_back({Failure{"naive", Direction::grad_data, 0, config, problem},
                              SavedFinding{shrunk, "on the shrunk config: " + problem, 4, 9, 0.5, "findings/x.h5"}});

@@ -30,12 +30,12 @@ TEST(OnednnCodePages, KernelsReusePooledPagesAndComputeTheSame) {
     GTEST_SKIP() << "the pool is off: compiled out under the sanitizers, or libdnnl not found";
   const Case cases[] = {case_of("mb2ic16ih9iw9oc32kh3kw3sh2pt1pb1pl1pr1_nhwc"),
                             case_of("g4mb1ic32ih7iw8oc32kh3kw2dlh2pl1pr2")};
-  std::array<RunResult, 3> first[2];
+  RunResults first[2];
   for (int i = 0; i < 2; ++i) {
     first[i] = onednn_results(cases[i], OnednnPath::blocked);
     const Reference reference = compute_reference(cases[i]);
     for (Direction direction : all_directions) {
-      const RunResult &run = first[i][static_cast<size_t>(direction)];
+      const RunResult &run = first[i].at(direction);
       ASSERT_FALSE(run.result.empty()) << run.error << run.skipped;
       EXPECT_NE(judge("onednn", direction, run.result, reference[direction]).verdict, Verdict::failed)
           << "case " << i << " " << to_string(direction);
@@ -47,10 +47,10 @@ TEST(OnednnCodePages, KernelsReusePooledPagesAndComputeTheSame) {
   constexpr int rounds = 10;
   for (int round = 1; round < rounds; ++round)
     for (int i = 0; i < 2; ++i) {
-      const std::array<RunResult, 3> again = onednn_results(cases[i], OnednnPath::blocked);
+      const RunResults again = onednn_results(cases[i], OnednnPath::blocked);
       for (Direction direction : all_directions) {
-        const Tensor &expected = first[i][static_cast<size_t>(direction)].result;
-        const Tensor &got = again[static_cast<size_t>(direction)].result;
+        const Tensor &expected = first[i].at(direction).result;
+        const Tensor &got = again.at(direction).result;
         ASSERT_EQ(got.shape(), expected.shape());
         EXPECT_EQ(std::memcmp(got.data<float>(), expected.data<float>(), sizeof(float) * got.size()), 0)
             << "round " << round << " case " << i << " " << to_string(direction);
