@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -236,6 +237,7 @@ struct CaseWorkers::Pool {
   Position *positions = nullptr; // one per worker, shared with it
   std::deque<Job> retries;       // cases to run again (without the run that killed their worker, for that one)
   std::map<int64_t, CaseRun> finished; // by order, until every earlier case has been handed over
+  int64_t peak_rss_kib = 0;            // the largest of the reaped workers' own peaks
   // Seconds a case takes: a moving average over answers (0 before the first), each answer weighing half. A
   // worker's first case is its slowest by far (first page faults; docs/performance.md has the figures). Averaged
   // per case with a small weight, that one case held workers at 2 cases in flight, answering one at a time, for
@@ -283,8 +285,10 @@ int CaseWorkers::Pool::reap(size_t w, bool kill_first) {
   close(worker.to_worker);
   close(worker.from_worker);
   int status = 0;
-  while (waitpid(worker.pid, &status, 0) < 0 && errno == EINTR) {
+  rusage usage{};
+  while (wait4(worker.pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
+  peak_rss_kib = std::max<int64_t>(peak_rss_kib, usage.ru_maxrss);
   worker = Worker{};
   return status;
 }
@@ -372,12 +376,17 @@ CaseWorkers::CaseWorkers(const std::vector<Strategy> &strategies, int processes,
 }
 
 CaseWorkers::~CaseWorkers() {
+  end();
+  munmap(pool_->positions, pool_->workers.size() * sizeof(Position));
+}
+
+int64_t CaseWorkers::end() {
   // Every worker is killed before any is waited for, so that the kernel tears their address spaces down at once.
   for (const Worker &worker : pool_->workers)
     if (worker.pid >= 0) kill(worker.pid, SIGKILL);
   for (size_t w = 0; w < pool_->workers.size(); ++w)
     if (pool_->workers[w].pid >= 0) pool_->reap(w, false);
-  munmap(pool_->positions, pool_->workers.size() * sizeof(Position));
+  return pool_->peak_rss_kib;
 }
 
 int64_t CaseWorkers::run(int64_t count, const std::function<uint64_t(int64_t)> &job_at,

@@ -48,6 +48,11 @@ public:
   int64_t run(int64_t count, const std::function<uint64_t(int64_t)> &job_at, const std::function<bool()> &stop,
               const std::function<void(int64_t, CaseRun &&)> &done);
 
+  /// Ends every worker (the destructor does too) and returns the largest peak resident set, in KiB, that any
+  /// worker of this pool reached, replaced ones included: each worker's own (wait4), which the caller's
+  /// RUSAGE_CHILDREN is not, as it also counts children reaped before the caller was exec'd.
+  int64_t end();
+
 private:
   struct Pool;
   std::unique_ptr<Pool> pool_;

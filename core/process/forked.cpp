@@ -67,10 +67,12 @@ constexpr int threw_exit_code = 3;
 ForkedEnd finish(Running &running, bool timed_out, double timeout_s) {
   if (timed_out) kill(running.pid, SIGKILL);
   int status = 0;
-  while (waitpid(running.pid, &status, 0) < 0 && errno == EINTR) {
+  rusage usage{};
+  while (wait4(running.pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
   close(running.from_child);
   ForkedEnd end;
+  end.peak_rss_kib = usage.ru_maxrss;
   if (timed_out) {
     end.termination = Termination::timed_out_after(timeout_s);
   } else if (WIFEXITED(status) && WEXITSTATUS(status) == threw_exit_code && !running.bytes.empty()) {

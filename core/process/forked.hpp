@@ -5,6 +5,7 @@
 // Fork is only safe from a process with one thread: convcheck forks from its main thread before it starts any
 // (and pins OpenBLAS and oneDNN to the calling thread), and every child is single-threaded too.
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ namespace convcheck {
 struct ForkedEnd {
   Termination termination;
   std::string payload; // the call's return value, when it returned
+  int64_t peak_rss_kib = 0; // the child's own peak resident set (wait4)
   /// True when the call returned a value (in `payload`).
   bool returned() const { return termination.succeeded(); }
 };

@@ -78,6 +78,7 @@ void save_failures(CampaignReport &report, const std::vector<Strategy> &strategi
   const double save_timeout_s = 120 + 3 * options.run_timeout_s;
   const std::vector<ForkedEnd> ends = run_forked(calls, processes, save_timeout_s);
   for (size_t k = 0; k < to_save.size(); ++k) {
+    report.worker_peak_rss_kib = std::max(report.worker_peak_rss_kib, ends[k].peak_rss_kib);
     ReportedFailure &reported = report.failures[to_save[k]];
     if (ends[k].returned()) {
       reported.saved = decode_saved_finding(ends[k].payload);
@@ -150,7 +151,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
       strategy.warm_up();
       report.warm_up_s += seconds_since(warm_up_start);
     }
-  { // workers are reaped at the end of this scope, so that their peak memory is counted below
+  {
     CaseWorkers workers(strategies, processes, options.run_timeout_s, [&](uint64_t index, const BeforeRun &before) {
       const Clock::time_point case_start = Clock::now();
       const Case conv_case = make_case(source.config_at(index), options.fill, options.seed, index);
@@ -162,13 +163,13 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
       return run;
     });
     report.cases = workers.run(source.count, index_at, stop, tally);
+    report.worker_peak_rss_kib = workers.end();
   }
   if (progress) progress({report.cases, source.count, report.failures.size(), seconds_since(start)});
   save_failures(report, strategies, options, processes);
   report.elapsed_s = seconds_since(start);
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) == 0) report.peak_rss_kib = usage.ru_maxrss;
-  if (getrusage(RUSAGE_CHILDREN, &usage) == 0) report.worker_peak_rss_kib = usage.ru_maxrss; // reaped by now
   return report;
 }
 

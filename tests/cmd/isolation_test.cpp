@@ -11,6 +11,7 @@
 
 #include "tests/cmd/convcheck_process.hpp"
 #include <nlohmann/json.hpp>
+#include <sys/wait.h>
 
 namespace {
 
@@ -134,6 +135,31 @@ TEST_F(Isolation, WorkerMemoryStaysFlatOverALongRun) {
   const int64_t short_run = peak_kib(10), long_run = peak_kib(200);
   EXPECT_GT(short_run, 0);
   EXPECT_LT(long_run, short_run + 4096) << "KiB after 500 cases: " << short_run << ", after 10000: " << long_run;
+}
+
+// The summary's "per worker" peak is a worker's own. A process inherits, across exec, the resource usage of the
+// children its shell reaped before (RUSAGE_CHILDREN): `scripts/run.sh fuzz` reported the compiler's 507 MiB as
+// the worker's. Here the shell first runs a Python that fills 1 GiB, then execs convcheck.
+TEST_F(Isolation, WorkerPeakIsTheWorkersOwnNotWhatRanBeforeExec) {
+  const std::string command = "bash -c '/usr/bin/python3 -c \"x = bytearray(1 << 30)\"; exec " CONVCHECK_BINARY
+                              " fuzz --cases 30 --threads 1 --strategies naive --inject pad_order --corpus " +
+                              path("findings") + " --report " + path("report.json") + "' 2>&1";
+  FILE *pipe = popen(command.c_str(), "r");
+  std::string output;
+  for (char buffer[4096]; size_t n = fread(buffer, 1, sizeof buffer, pipe);) output.append(buffer, n);
+  EXPECT_EQ(WEXITSTATUS(pclose(pipe)), 1) << output; // the planted bug, found and saved by a forked saver
+  const nlohmann::json report = read_json(path("report.json"));
+  const int64_t worker_kib = report["worker_peak_rss_kib"], main_kib = report["peak_rss_kib"];
+  EXPECT_GT(worker_kib, 1024);
+  EXPECT_LT(worker_kib, 512 * 1024) << output;
+  EXPECT_LT(main_kib, 512 * 1024) << output;
+  const std::smatch line = [&] {
+    std::smatch match;
+    std::regex_search(output, match, std::regex("peak RSS (\\d+) MiB \\((\\d+) MiB per worker\\)"));
+    return match;
+  }();
+  ASSERT_EQ(line.size(), 3u) << output;
+  EXPECT_EQ(std::stoll(line[2]), worker_kib / 1024);
 }
 
 } // namespace
