@@ -1,21 +1,54 @@
 #!/usr/bin/env bash
-# Installs what convcheck needs from Debian 12 packages, and nothing else. Idempotent: when everything is
-# already installed it only asks dpkg and returns in well under a second.
+# Installs from Debian 12 packages what one use of convcheck needs, and nothing else:
+#   scripts/install-deps.sh [--list] [SET...]     SET: build fuzz test sanitize fuzz-reader slurm all (default: all)
+#     build         compile convcheck and its tests
+#     fuzz          build (scripts/run.sh fuzz: nothing more than the compiler and the libraries)
+#     test          build, plus what the interop tests drive: h5py, PyTorch, Chromium, and a local Slurm cluster
+#     sanitize      the same as test (the whole suite again, under ASan and UBSan)
+#     fuzz-reader   build, plus clang's libFuzzer and sanitizer runtimes
+#     slurm         the Slurm daemons, client and munge (scripts/slurm-local.sh)
+# --list prints the packages of the sets, one a line, and installs nothing. Idempotent: when everything asked for is already installed it only asks dpkg and returns in well under a second.
 set -euo pipefail
 
-packages=(
+build=(
   cmake make g++ pkg-config
   libboost-program-options-dev librapidcheck-dev libhdf5-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libopenblas-dev libdnnl-dev
   ocl-icd-opencl-dev # dnnl-config.cmake requires OpenCL, which libdnnl-dev only recommends
   libgoogle-perftools-dev # tcmalloc_minimal, convcheck's malloc (CMakeLists.txt)
+)
+# A one-node cluster for the sharded nightly test (tests/deploy/slurm_nightly.sh, scripts/slurm-local.sh).
+slurm=(slurmctld slurmd slurm-client munge)
+interop=(
   python3-h5py python3-numpy python3-torch python3-hypothesis
   # the HTML report in a real browser (tests/interop/html_report_chromium.sh)
   chromium python3-pil fonts-dejavu-core
-  # scripts/run.sh fuzz-reader: libFuzzer and the sanitizer runtimes ship with clang; FindOpenMP needs clang's omp.h
-  clang-14 libclang-rt-14-dev libomp-14-dev
 )
+# libFuzzer and the sanitizer runtimes ship with clang; FindOpenMP needs clang's omp.h
+fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
+list=false
+if [[ "${1:-}" == --list ]]; then
+  list=true
+  shift
+fi
+packages=()
+for set in "${@:-all}"; do
+  case "$set" in
+    build | fuzz) packages+=("${build[@]}") ;;
+    test | sanitize) packages+=("${build[@]}" "${interop[@]}" "${slurm[@]}") ;;
+    fuzz-reader) packages+=("${build[@]}" "${fuzz_reader[@]}") ;;
+    slurm) packages+=("${slurm[@]}") ;;
+    all) packages+=("${build[@]}" "${interop[@]}" "${slurm[@]}" "${fuzz_reader[@]}") ;;
+    *) echo "install-deps.sh: unknown set '$set' (build, fuzz, test, sanitize, fuzz-reader, slurm, all)" >&2; exit 2 ;;
+  esac
+done
+
+packages=($(printf '%s\n' "${packages[@]}" | sort -u))
+if $list; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 missing=()
 for package in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)

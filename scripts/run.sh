@@ -4,7 +4,9 @@
 #   scripts/run.sh test                  install what is missing, build, run the whole test suite with ctest
 #   scripts/run.sh sanitize              the whole test suite again, built with ASan + UBSan (docs/hardening.md)
 #   scripts/run.sh fuzz-reader [SECONDS] libFuzzer on the case-file and result-file readers (default 60 s)
-# Extra arguments after `fuzz` go to `convcheck fuzz`. Build directories: build/ (or $CONVCHECK_BUILD_DIR),
+# Each installs what it needs (scripts/install-deps.sh SET): fuzz only the compiler and libraries, test and sanitize
+# also what the interop tests drive (h5py, PyTorch, Chromium, Slurm). Extra arguments after `fuzz` go to
+# `convcheck fuzz`. Build directories: build/ (or $CONVCHECK_BUILD_DIR),
 # build-sanitize/ ($CONVCHECK_SANITIZE_BUILD_DIR), build-fuzz/ ($CONVCHECK_FUZZ_BUILD_DIR).
 set -euo pipefail
 
@@ -29,21 +31,20 @@ sanitizer_environment() {
 
 case "$mode" in
   fuzz)
-    "$root/scripts/install-deps.sh"
+    "$root/scripts/install-deps.sh" fuzz
     build="${CONVCHECK_BUILD_DIR:-$root/build}"
     configure "$build"
     cmake --build "$build" -j"$jobs" --target convcheck
-    # Not exec'd: a process keeps the resource usage of the children it reaped before an exec, so the report's
-    # worker peak RSS would be the compiler's from the build above.
-    "$build/convcheck" fuzz --time 45 --report "$build/fuzz-report.json" "$@" ;;
+    # exec'd: the report's worker peak RSS is each worker's own (wait4), not the compiler's from the build above
+    exec "$build/convcheck" fuzz --time 45 --report "$build/fuzz-report.json" "$@" ;;
   test)
-    "$root/scripts/install-deps.sh"
+    "$root/scripts/install-deps.sh" test
     build="${CONVCHECK_BUILD_DIR:-$root/build}"
     configure "$build"
     cmake --build "$build" -j"$jobs"
     cd "$build" && exec ctest --output-on-failure -j"$jobs" ;;
   sanitize)
-    "$root/scripts/install-deps.sh"
+    "$root/scripts/install-deps.sh" sanitize
     build="${CONVCHECK_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
     sanitizer_environment
     # handle_segv=0: a SIGSEGV kills the process by the signal, as in a normal build, instead of ASan printing a
@@ -54,7 +55,7 @@ case "$mode" in
     cmake --build "$build" -j"$jobs"
     cd "$build" && exec ctest --output-on-failure -j"$jobs" ;;
   fuzz-reader)
-    "$root/scripts/install-deps.sh"
+    "$root/scripts/install-deps.sh" fuzz-reader
     seconds="${1:-60}"
     build="${CONVCHECK_FUZZ_BUILD_DIR:-$root/build-fuzz}"
     CC=clang-14 CXX=clang++-14 configure "$build" -DCONVCHECK_FUZZERS=ON
