@@ -49,7 +49,9 @@ void CampaignCli::add_options(po::options_description &description) {
       ("html", po::value(&html_path), "write a self-contained HTML page here: verdict, findings, charts")
       ("no-shrink", "save failing cases as found, without shrinking")
       ("max-saved", po::value(&saved_per_failure_kind)->default_value(saved_per_failure_kind),
-       "failing cases saved per strategy and direction");
+       "failing cases saved per strategy and direction (of each shard; report merge keeps the campaign's first)")
+      ("campaign", po::value(&identity.name), "name of this run of the campaign, the same for all its shards "
+       "(report merge refuses a shard of another run)");
   add_run_options(description, run);
 }
 
@@ -62,6 +64,12 @@ void CampaignCli::finish(const po::variables_map &map) {
   campaign.run_timeout_s = run.run_timeout_s();
   campaign.shrink = map.count("no-shrink") == 0;
   campaign.saved_per_failure_kind = static_cast<size_t>(saved_per_failure_kind);
+  identity.seed = campaign.seed;
+  if (map.count("time")) identity.time_s = campaign.time_limit_s;
+  identity.fill = fill;
+  identity.shrink = campaign.shrink;
+  identity.max_saved = saved_per_failure_kind;
+  identity.version = CONVCHECK_VERSION;
 }
 
 int CampaignCli::run_and_report(const CaseSource &source) const {
@@ -71,7 +79,9 @@ int CampaignCli::run_and_report(const CaseSource &source) const {
   options.stop_requested = [] { return stop_signal != 0; };
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
-  const CampaignReport report = run_campaign(source, strategies, options, terminal ? print_progress : nullptr);
+  CampaignReport report = run_campaign(source, strategies, options, terminal ? print_progress : nullptr);
+  report.identity = identity;
+  for (const Strategy &strategy : strategies) report.identity.strategies.push_back(strategy.name);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (terminal) fmt::print(stderr, "\n");

@@ -18,8 +18,12 @@ struct CampaignCli {
   std::string junit_path;
   std::string html_path;
   int64_t saved_per_failure_kind = 1;
+  /// Which campaign and shard this run is: the subcommand sets the command, shard and case budget; run_and_report
+  /// completes the rest from the options.
+  CampaignIdentity identity;
 
-  /// Adds --seed --time --fill --corpus --report --junit --html --no-shrink --max-saved and the run options.
+  /// Adds --seed --time --fill --corpus --report --junit --html --no-shrink --max-saved --campaign and the run
+  /// options.
   void add_options(po::options_description &description);
   /// Checks the values and completes `campaign`; throws InputError naming a bad one.
   void finish(const po::variables_map &map);

@@ -51,6 +51,13 @@ int fuzz_command(const std::vector<std::string> &args) {
                                ? cases
                                : (cases - shard_index + shard_count - 1) / shard_count;
   const uint64_t seed = cli.campaign.seed;
+  cli.identity.command = "fuzz";
+  cli.identity.shard_index = static_cast<uint64_t>(shard_index);
+  cli.identity.shard_count = static_cast<uint64_t>(shard_count);
+  if (map.count("cases") || !map.count("time")) {
+    cli.identity.cases = cases;
+    cli.identity.planned_cases = std::max<int64_t>(in_shard, 0);
+  }
   return cli.run_and_report({std::max<int64_t>(in_shard, 0),
                              [seed](uint64_t index) { return generate_problem(seed, index); },
                              static_cast<uint64_t>(shard_index), static_cast<uint64_t>(shard_count)});

@@ -9,6 +9,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 #include "reports/atomic_write.hpp"
+#include "reports/identity_json.hpp"
 #include "reports/stats_json.hpp"
 
 namespace convcheck {
@@ -58,7 +59,7 @@ std::string json_report(const CampaignReport &report) {
     }
     failures.push_back(entry);
   }
-  const nlohmann::json json = {{"seed", report.seed},
+  nlohmann::json json = {{"seed", report.seed},
                                {"cases", report.cases},
                                {"elapsed_s", report.elapsed_s},
                                {"warm_up_s", report.warm_up_s},
@@ -71,6 +72,7 @@ std::string json_report(const CampaignReport &report) {
                                {"strategies", strategies},
                                {"failures", failures},
                                {"stats", stats_json(report.stats)}};
+  if (report.identity.known()) json["campaign"] = identity_json(report.identity);
   // An external program's output tail in a problem line can end inside a UTF-8 character; replace such bytes
   // rather than fail to write the report.
   return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -122,6 +124,7 @@ CampaignReport report_from_json(const nlohmann::json &json) {
     report.failures.push_back(reported);
   }
   if (json.contains("stats")) report.stats = stats_from_json(json.at("stats")); // older reports have none
+  if (json.contains("campaign")) report.identity = identity_from_json(json.at("campaign")); // nor this
   return report;
 }
 

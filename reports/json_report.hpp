@@ -9,7 +9,8 @@
 //                  "repro" (path or null when not saved), "shrunk_config", "shrunk_problem" (the problem on the
 //                  shrunk config), "shrink_steps", "shrink_s"}],
 //    "stats": counts for pictures of the config space covered and of each strategy's error-to-bound ratios
-//             (reports/stats_json.hpp); reports without it (older ones) still read, with empty stats}
+//             (reports/stats_json.hpp); reports without it (older ones) still read, with empty stats,
+//    "campaign": which campaign and which shard of it (reports/identity_json.hpp); older reports have none}
 // Times are CPU-side sums over cases and threads, so with several threads they can add up to more than
 // elapsed_s.
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/run/campaign_identity.hpp"
 #include "core/run/campaign_stats.hpp"
 #include "core/problem/problem.hpp"
 #include "core/numerics/fill.hpp"
@@ -71,7 +72,8 @@ struct CampaignReport {
   CampaignStats stats; // what the cases covered and how close each strategy came to its bound
   bool interrupted = false; // stopped by stop_requested before the planned cases ran
   int64_t peak_rss_kib = 0;        // of the main process
-  int64_t worker_peak_rss_kib = 0; // of the largest worker (or finding saver)
+  int64_t worker_peak_rss_kib = 0; // of the largest worker (or finding saver): its own, not the main process's children
+  CampaignIdentity identity;        // which campaign and which shard of it; set by the command that ran it
   bool failed() const { return !failures.empty(); }
   /// The tally of the strategy called `name`, added at the end when there is none.
   StrategyTally &tally_of(const std::string &name);
