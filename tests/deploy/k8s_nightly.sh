@@ -76,7 +76,7 @@ def pod_command(job, **environment):
     env.update(environment)
     for name, value in env.items():  # /shared is the claim's mount: here a scratch directory
         env[name] = value.replace("/shared", f"{work}/shared")
-    return lambda: subprocess.run(container["command"] + container["args"], env={"PATH": os.environ["PATH"], **env},
+    return lambda: subprocess.run(container["command"] + container["args"], env={**os.environ, **env},
                                   capture_output=True, text=True)
 
 for index in range(shards):
