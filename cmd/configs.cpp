@@ -1,6 +1,8 @@
 // `convcheck configs`: samples the default fuzz distribution as descriptors (one per line: a batch file for
-// `check`, e.g. the benchmark's), or with --stats reports how often each corner of the config space comes up.
+// `check`, e.g. the benchmark's), or with --stats reports the distribution: each field of the field table by
+// value, the work per case, and how often each corner and each block seam comes up.
 
+#include <algorithm>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -10,9 +12,64 @@
 #include "cmd/run_options.hpp"
 #include "core/problem/coverage.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/problem/direction.hpp"
+#include "core/problem/fields.hpp"
 #include "core/problem/generators.hpp"
 
 namespace convcheck {
+
+namespace {
+
+std::string percent_row(const std::string &name, const std::vector<int64_t> &counts, int64_t total) {
+  std::string row = fmt::format("{:<16}", name);
+  for (int64_t count : counts)
+    row += count == 0 ? fmt::format("{:>7}", "-") : fmt::format("{:>6.1f}%", 100.0 * count / static_cast<double>(total));
+  return row + "\n";
+}
+
+std::string hit_rows(const std::vector<Corner> &list, const std::vector<int64_t> &hits, int64_t cases) {
+  std::string rows;
+  for (size_t j = 0; j < list.size(); ++j)
+    rows += fmt::format("{:<40} {:>6} {:>6.1f}%\n", list[j].name, hits[j], 100.0 * hits[j] / static_cast<double>(cases));
+  return rows;
+}
+
+// What `configs --stats` prints for `cases` problems of `seed`.
+std::string distribution_stats(uint64_t seed, int64_t cases) {
+  const std::span<const IntField> fields = int_fields();
+  std::vector<std::vector<int64_t>> by_value(fields.size(), std::vector<int64_t>(value_bins().size()));
+  std::vector<int64_t> values_of(fields.size());
+  const std::vector<int64_t> work_limits = {10'000, 100'000, 1'000'000, 10'000'000};
+  std::vector<int64_t> by_work(work_limits.size() + 1);
+  std::vector<int64_t> corner_hits(corners().size()), seam_hits(seams().size());
+  double work = 0;
+  for (int64_t i = 0; i < cases; ++i) {
+    const Problem p = generate_problem(seed, static_cast<uint64_t>(i));
+    for (size_t f = 0; f < fields.size(); ++f)
+      for (int64_t a = fields[f].per_axis() ? p.first_axis() : 0; a < (fields[f].per_axis() ? max_ndims : 1); ++a) {
+        const int64_t value = fields[f].get(p, a);
+        ++by_value[f][value_bin(fields[f].per_group ? value / p.groups : value)];
+        ++values_of[f];
+      }
+    const int64_t macs = static_cast<int64_t>(directions(p.op).size()) * p.multiply_adds();
+    work += static_cast<double>(macs);
+    ++by_work[static_cast<size_t>(std::upper_bound(work_limits.begin(), work_limits.end(), macs) - work_limits.begin())];
+    for (size_t j = 0; j < corners().size(); ++j) corner_hits[j] += corners()[j].holds(p);
+    for (size_t j = 0; j < seams().size(); ++j) seam_hits[j] += seams()[j].holds(p);
+  }
+  std::string text = fmt::format("{} configs of seed {}; mean work {:.0f} multiply-adds a case (all directions)\n\n",
+                                 cases, seed, work / static_cast<double>(cases));
+  text += "work a case      <10k 10k-100k 100k-1M  1M-10M   10M+\n" +
+          percent_row("", by_work, cases) + "\nfield values (channels per group; spatial fields over every axis)\n" +
+          fmt::format("{:<16}", "field");
+  for (const std::string &bin : value_bins()) text += fmt::format("{:>7}", bin);
+  text += "\n";
+  for (size_t f = 0; f < fields.size(); ++f) text += percent_row(fields[f].name, by_value[f], values_of[f]);
+  return text + "\ncorners\n" + hit_rows(corners(), corner_hits, cases) + "\nblock seams\n" +
+         hit_rows(seams(), seam_hits, cases);
+}
+
+} // namespace
 
 int configs_command(const std::vector<std::string> &args) {
   uint64_t seed = 1;
@@ -28,22 +85,11 @@ int configs_command(const std::vector<std::string> &args) {
     return exit_agreed;
   }
   require_at_least("cases", cases, 1);
-  std::vector<int64_t> hits(corners().size());
-  int64_t elements = 0;
-  for (int64_t i = 0; i < cases; ++i) {
-    const Problem config = generate_problem(seed, static_cast<uint64_t>(i));
-    if (!map.count("stats")) {
-      fmt::print("{}\n", format_descriptor(config));
-      continue;
-    }
-    for (size_t j = 0; j < corners().size(); ++j) hits[j] += corners()[j].holds(config);
-    elements += config.batch * config.in_channels * config.in_volume();
+  if (!map.count("stats")) {
+    for (int64_t i = 0; i < cases; ++i) fmt::print("{}\n", format_descriptor(generate_problem(seed, static_cast<uint64_t>(i))));
+    return exit_agreed;
   }
-  if (!map.count("stats")) return exit_agreed;
-  fmt::print("{} configs of seed {}; mean data tensor {:.0f} elements\n", cases, seed,
-             static_cast<double>(elements) / static_cast<double>(cases));
-  for (size_t j = 0; j < corners().size(); ++j)
-    fmt::print("{:<30} {:>6} {:>6.1f}%\n", corners()[j].name, hits[j], 100.0 * hits[j] / static_cast<double>(cases));
+  fmt::print("{}", distribution_stats(seed, cases));
   return exit_agreed;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace convcheck {
 
 namespace {
@@ -11,14 +13,18 @@ template <class F> bool any_axis(const Problem &p, F holds) {
   return std::any_of(p.axes.begin() + p.first_axis(), p.axes.end(), holds);
 }
 
+// A tail after at least one full block: more than `block`, not a multiple of it.
+bool tail_after(int64_t value, int64_t block) { return value > block && value % block != 0; }
+
+bool depthwise(const Problem &p) { return p.groups > 1 && p.groups == p.in_channels && p.groups == p.out_channels; }
+
 std::vector<Corner> make_corners() {
   std::vector<Corner> list = {
       {"1-D", [](const Problem &p) { return p.ndims == 1; }},
       {"2-D", [](const Problem &p) { return p.ndims == 2; }},
       {"3-D", [](const Problem &p) { return p.ndims == 3; }},
       {"one input channel", [](const Problem &p) { return p.in_channels == 1; }},
-      {"depthwise (G = C = K > 1)",
-       [](const Problem &p) { return p.groups > 1 && p.groups == p.in_channels && p.groups == p.out_channels; }},
+      {"depthwise (G = C = K > 1)", depthwise},
       {"groups with C/G != K/G",
        [](const Problem &p) { return p.groups > 1 && p.in_channels_per_group() != p.out_channels_per_group(); }},
       {"unit kernel", [](const Problem &p) { return p.kernel_volume() == 1; }},
@@ -55,11 +61,63 @@ std::vector<Corner> make_corners() {
   return list;
 }
 
+std::vector<Corner> make_seams() {
+  std::vector<Corner> list;
+  for (int64_t block : {8, 16, 32, 64}) {
+    list.push_back({fmt::format("in channels/group: tail after {}", block),
+                    [block](const Problem &p) { return tail_after(p.in_channels_per_group(), block); }});
+    list.push_back({fmt::format("out channels/group: tail after {}", block),
+                    [block](const Problem &p) { return tail_after(p.out_channels_per_group(), block); }});
+  }
+  list.push_back({"depthwise channels: tail after 16",
+                  [](const Problem &p) { return depthwise(p) && tail_after(p.groups, 16); }});
+  list.push_back({"depthwise channels past 64", [](const Problem &p) { return depthwise(p) && p.groups > 64; }});
+  list.push_back({"groups past 16", [](const Problem &p) { return p.groups > 16; }});
+  for (int64_t block : {8, 14, 16, 28})
+    list.push_back({fmt::format("output width: tail after {}", block),
+                    [block](const Problem &p) { return tail_after(p.width().out(), block); }});
+  list.push_back({"kernel width past 5", [](const Problem &p) { return p.width().kernel > 5; }});
+  list.push_back({"kernel past 7",
+                  [](const Problem &p) { return any_axis(p, [](const SpatialAxis &a) { return a.kernel > 7; }); }});
+  list.push_back({"stride past a padded kernel", [](const Problem &p) {
+                    return any_axis(p, [](const SpatialAxis &a) {
+                      return a.stride > a.kernel && (a.pad_begin > 0 || a.pad_end > 0);
+                    });
+                  }});
+  list.push_back({"batch: tail after 2", [](const Problem &p) { return tail_after(p.batch, 2); }});
+  list.push_back({"batch past 8", [](const Problem &p) { return p.batch > 8; }});
+  return list;
+}
+
+std::vector<std::string> make_value_bins() {
+  std::vector<std::string> bins{"<0", "0", "1"};
+  for (int64_t low = 2; low < 128; low *= 2) bins.push_back(fmt::format("{}-{}", low, 2 * low - 1));
+  bins.push_back("128+");
+  return bins;
+}
+
 } // namespace
 
 const std::vector<Corner> &corners() {
   static const std::vector<Corner> list = make_corners();
   return list;
+}
+
+const std::vector<Corner> &seams() {
+  static const std::vector<Corner> list = make_seams();
+  return list;
+}
+
+const std::vector<std::string> &value_bins() {
+  static const std::vector<std::string> bins = make_value_bins();
+  return bins;
+}
+
+size_t value_bin(int64_t value) {
+  if (value <= 1) return static_cast<size_t>(std::max<int64_t>(value, -1) + 1);
+  size_t bin = 2;
+  for (int64_t low = 2; low <= value && bin + 1 < value_bins().size(); low *= 2) ++bin;
+  return bin;
 }
 
 } // namespace convcheck

@@ -14,8 +14,8 @@ namespace {
 
 // In DType order.
 constexpr std::array<DTypeInfo, 2> rows{{
-    {DType::float32, "float32", "f32", 0x1.0p-24, 0x1.0p-126, 0x1.0p-149, 0x1.0p24, 32, 4},
-    {DType::float64, "float64", "f64", 0x1.0p-53, 0x1.0p-1022, 0x1.0p-1074, 0x1.0p53, 64, 4},
+    {DType::float32, "float32", "f32", 0x1.0p-24, 0x1.0p-126, 0x1.0p-149, 0x1.0p24, 32, 4, 7},
+    {DType::float64, "float64", "f64", 0x1.0p-53, 0x1.0p-1022, 0x1.0p-1074, 0x1.0p53, 64, 4, 1},
 }};
 
 } // namespace

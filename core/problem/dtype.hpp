@@ -22,6 +22,7 @@ struct DTypeInfo {
                           ///< sums of |products| up to it are exact in any order
   int file_bits;          ///< stored in case files as the IEEE little-endian binary float of this width
   int64_t max_exact_fill; ///< the largest magnitude exact fill draws for this format (core/numerics/fill.hpp)
+  int fuzz_weight;        ///< how often the generator picks it as a problem's format, relative to the other rows
 };
 
 /// Every format, in a fixed order (the order of DType).

@@ -1,49 +1,68 @@
 #include "core/problem/generators.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "core/numerics/fill.hpp"
+#include "core/problem/direction.hpp"
+#include "core/problem/fields.hpp"
 
 namespace convcheck {
 
 namespace {
 
+// How often each tier is drawn, and the work (multiply-adds summed over the op's directions) a problem of it may
+// cost before it is trimmed (0: never trimmed; small problems are small by their distributions).
+struct TierRow {
+  Tier tier;
+  int weight;
+  int64_t budget;
+};
+constexpr std::array<TierRow, tier_count> tier_rows{{
+    {Tier::small, 193, 0},
+    {Tier::medium, 6, 1'000'000},
+    {Tier::large, 1, 4'000'000},
+}};
+
 enum class GroupKind { dense, grouped, depthwise };
 
-// Independent knobs; to_problem turns any combination of them into a valid problem.
-struct Knobs {
-  int64_t ndims = 2;
-  GroupKind group_kind = GroupKind::dense;
-  int64_t groups = 1, in_per_group = 1, out_per_group = 1, batch = 1;
-  SpatialAxis depth, height, width;
-  DataLayout data_layout = DataLayout::ncx;
-  WeightLayout weight_layout = WeightLayout::oix;
-  DType dtype = DType::float32;
+// A drawn value, and whether it is an axis's output size rather than its input size.
+struct Drawn {
+  int64_t value;
+  bool output;
 };
 
-// 1 in a quarter of cases, otherwise uniform in [1, max].
-rc::Gen<int64_t> often_one(int64_t max) {
-  return rc::gen::weightedOneOf<int64_t>({{1, rc::gen::just<int64_t>(1)}, {3, rc::gen::inRange<int64_t>(1, max + 1)}});
+// One of `choices`, each as often as its weight says (RapidCheck's weightedOneOf takes only a literal list).
+template <class T> rc::Gen<T> weighted(std::vector<std::pair<size_t, rc::Gen<T>>> choices) {
+  size_t total = 0;
+  for (const auto &choice : choices) total += choice.first;
+  return rc::gen::mapcat(rc::gen::inRange<size_t>(0, total), [choices = std::move(choices)](size_t pick) {
+    for (const auto &[weight, gen] : choices) {
+      if (pick < weight) return gen;
+      pick -= weight;
+    }
+    return choices.back().second;
+  });
 }
 
-// 1 in about three cases of four, otherwise in [2, max].
-rc::Gen<int64_t> mostly_one(int64_t max) {
-  return rc::gen::weightedOneOf<int64_t>({{3, rc::gen::just<int64_t>(1)}, {1, rc::gen::inRange<int64_t>(2, max + 1)}});
+rc::Gen<int64_t> values_of(const Draw &draw) {
+  if (draw.anchors.empty())
+    return draw.lo == draw.hi ? rc::gen::just(draw.lo) : rc::gen::inRange<int64_t>(draw.lo, draw.hi + 1);
+  return rc::gen::map(rc::gen::pair(rc::gen::elementOf(draw.anchors), rc::gen::inRange<int64_t>(-1, 2)),
+                      [lo = draw.lo, hi = draw.hi](const std::pair<int64_t, int64_t> &seam) {
+                        return std::clamp(seam.first + seam.second, lo, hi);
+                      });
 }
 
-// None, some (up to `max`), or (one side in about twenty) a crop of one or two.
-rc::Gen<int64_t> padding(int64_t max) {
-  return rc::gen::weightedOneOf<int64_t>({{12, rc::gen::just<int64_t>(0)},
-                                          {8, rc::gen::inRange<int64_t>(1, max + 1)},
-                                          {1, rc::gen::inRange<int64_t>(-2, 0)}});
-}
-
-rc::Gen<SpatialAxis> spatial_axis(int64_t max_size, int64_t max_kernel, int64_t max_padding) {
-  using rc::gen::set;
-  return rc::gen::build<SpatialAxis>(
-      set(&SpatialAxis::in, rc::gen::inRange<int64_t>(1, max_size + 1)), set(&SpatialAxis::kernel, often_one(max_kernel)),
-      set(&SpatialAxis::stride, mostly_one(3)), set(&SpatialAxis::dilation, mostly_one(3)),
-      set(&SpatialAxis::pad_begin, padding(max_padding)), set(&SpatialAxis::pad_end, padding(max_padding)));
+// One field's distribution in one tier, each value at most `cap` in magnitude when cap > 0.
+rc::Gen<Drawn> drawn(const Distribution &distribution, int64_t cap) {
+  std::vector<std::pair<size_t, rc::Gen<Drawn>>> choices;
+  for (const Draw &draw : distribution)
+    choices.emplace_back(static_cast<size_t>(draw.weight),
+                         rc::gen::map(values_of(draw), [cap, output = draw.output](int64_t value) {
+                           return Drawn{cap > 0 ? std::clamp(value, -cap, cap) : value, output};
+                         }));
+  return weighted(std::move(choices));
 }
 
 // Raises the paddings of one axis, evenly, until the dilated kernel fits; a crop is kept where it leaves room.
@@ -55,50 +74,97 @@ SpatialAxis fit(SpatialAxis axis) {
   return axis;
 }
 
-Problem to_problem(const Knobs &k) {
-  Problem p;
-  p.ndims = k.ndims;
-  p.groups = k.group_kind == GroupKind::dense ? 1 : k.groups;
-  const int64_t in_per_group = k.group_kind == GroupKind::depthwise ? 1 : k.in_per_group;
-  const int64_t out_per_group = k.group_kind == GroupKind::depthwise ? 1 : k.out_per_group;
-  p.in_channels = p.groups * in_per_group;
-  p.out_channels = p.groups * out_per_group;
-  p.batch = k.batch;
-  const SpatialAxis knobs[max_ndims] = {k.depth, k.height, k.width};
-  for (int64_t a = p.first_axis(); a < max_ndims; ++a) p.axes[static_cast<size_t>(a)] = fit(knobs[a]);
-  p.data_layout = k.data_layout;
-  p.weight_layout = k.weight_layout;
-  p.precision = Precision::uniform(k.dtype);
-  return p;
+// Halves what costs most until the problem's work is within `budget`: the largest of the batch and the spatial
+// input sizes first, then the groups, then the channels per group, so that channel seams survive trimming.
+void trim(Problem &p, int64_t budget) {
+  const auto work = [&p] { return static_cast<int64_t>(directions(p.op).size()) * p.multiply_adds(); };
+  while (budget > 0 && work() > budget) {
+    int64_t *largest = &p.batch;
+    for (int64_t a = p.first_axis(); a < max_ndims; ++a)
+      if (p.axes[static_cast<size_t>(a)].in > *largest) largest = &p.axes[static_cast<size_t>(a)].in;
+    if (*largest > 1) {
+      *largest = (*largest + 1) / 2;
+    } else if (p.groups > 1) {
+      const int64_t in_per_group = p.in_channels_per_group(), out_per_group = p.out_channels_per_group();
+      p.groups = (p.groups + 1) / 2;
+      p.in_channels = p.groups * in_per_group;
+      p.out_channels = p.groups * out_per_group;
+    } else {
+      int64_t &channels = p.in_channels >= p.out_channels ? p.in_channels : p.out_channels;
+      channels = (channels + 1) / 2;
+    }
+    for (int64_t a = p.first_axis(); a < max_ndims; ++a)
+      p.axes[static_cast<size_t>(a)] = fit(p.axes[static_cast<size_t>(a)]);
+  }
 }
 
-rc::Gen<Problem> problems_of_rank(int64_t ndims) {
-  using rc::gen::set;
-  // 3-D cases multiply three spatial extents: smaller per axis keeps them as cheap as 2-D ones. Padding is at
-  // most one there: border outputs that read only padding are zeros on every axis, and with three axes padded up
-  // to three most of the output was zero (45% of 3-D forward references were mostly zeros, weak verdicts).
-  const auto axis = ndims == 3 ? spatial_axis(7, 3, 1) : spatial_axis(12, 5, 3);
-  return rc::gen::map(
-      rc::gen::build<Knobs>(
-          set(&Knobs::ndims, rc::gen::just(ndims)),
-          set(&Knobs::group_kind, rc::gen::weightedElement<GroupKind>(
-                                      {{4, GroupKind::dense}, {3, GroupKind::grouped}, {2, GroupKind::depthwise}})),
-          set(&Knobs::groups, rc::gen::inRange<int64_t>(2, 7)), set(&Knobs::in_per_group, often_one(8)),
-          set(&Knobs::out_per_group, often_one(8)),
-          set(&Knobs::batch, rc::gen::weightedOneOf<int64_t>(
-                                 {{1, rc::gen::just<int64_t>(1)}, {1, rc::gen::inRange<int64_t>(2, 4)}})),
-          set(&Knobs::depth, axis), set(&Knobs::height, axis), set(&Knobs::width, axis),
-          set(&Knobs::data_layout, rc::gen::element(DataLayout::ncx, DataLayout::nxc)),
-          set(&Knobs::weight_layout, rc::gen::element(WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi)),
-          set(&Knobs::dtype, rc::gen::weightedElement<DType>({{7, DType::float32}, {1, DType::float64}}))),
-      to_problem);
+// The problems of one tier and rank: each field drawn from its row of core/problem/fields.cpp, then made valid by
+// construction (channels are per-group counts times the groups; an output size becomes the input size that
+// gives it; padding is raised just enough for a non-empty output), then trimmed to the tier's budget.
+rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims) {
+  std::vector<rc::Gen<Drawn>> fields;
+  for (const IntField &field : int_fields())
+    fields.push_back(drawn(field.draws[static_cast<size_t>(tier.tier)],
+                           ndims == 3 ? field.cap_3d[static_cast<size_t>(tier.tier)] : 0));
+  std::vector<std::pair<const WordField *, rc::Gen<std::string>>> words;
+  for (const WordField &field : word_fields())
+    if (field.fuzz_values != nullptr) words.emplace_back(&field, rc::gen::elementOf(field.fuzz_values(ndims)));
+  std::vector<std::pair<size_t, rc::Gen<DType>>> formats;
+  for (const DTypeInfo &row : dtype_table())
+    if (row.fuzz_weight > 0) formats.emplace_back(static_cast<size_t>(row.fuzz_weight), rc::gen::just(row.dtype));
+  const rc::Gen<DType> format = weighted(std::move(formats));
+  const rc::Gen<GroupKind> group_kind =
+      rc::gen::weightedElement<GroupKind>({{4, GroupKind::dense}, {3, GroupKind::grouped}, {2, GroupKind::depthwise}});
+
+  return rc::gen::exec([=] {
+    Problem p;
+    p.ndims = ndims;
+    std::array<bool, max_ndims> output_size{};
+    for (size_t f = 0; f < fields.size(); ++f) {
+      const IntField &field = int_fields()[f];
+      for (int64_t a = field.per_axis() ? p.first_axis() : 0; a < (field.per_axis() ? max_ndims : 1); ++a) {
+        const Drawn value = *fields[f];
+        field.set(p, a, value.value);
+        output_size[static_cast<size_t>(a)] = output_size[static_cast<size_t>(a)] || (field.per_axis() && value.output);
+      }
+    }
+    const GroupKind kind = *group_kind;
+    if (kind == GroupKind::dense) p.groups = 1;
+    if (kind == GroupKind::depthwise) { // G = C = K: the channel count drawn, so it reaches channel seams too
+      if (p.in_channels > 1) p.groups = p.in_channels;
+      p.in_channels = p.out_channels = 1;
+    }
+    p.in_channels *= p.groups; // drawn per group
+    p.out_channels *= p.groups;
+    for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
+      SpatialAxis &axis = p.axes[static_cast<size_t>(a)];
+      if (output_size[static_cast<size_t>(a)]) // `in` holds the output size wanted
+        axis.in = std::max<int64_t>(1, (axis.in - 1) * axis.stride + axis.dilated_kernel() - axis.pad_begin - axis.pad_end);
+      axis = fit(axis);
+    }
+    for (const auto &[field, values] : words) field->set(p, *values, field->name);
+    p.precision = Precision::uniform(*format);
+    trim(p, tier.budget);
+    return p;
+  });
+}
+
+// Every rank of `tiers`, each tier by its weight: in each, 1-D and 3-D one case in five, 2-D three in five.
+rc::Gen<Problem> problems_of(std::span<const TierRow> tiers) {
+  std::vector<std::pair<size_t, rc::Gen<Problem>>> choices;
+  for (const TierRow &tier : tiers)
+    for (const auto &[ndims, weight] : {std::pair{1, 1}, {2, 3}, {3, 1}})
+      choices.emplace_back(static_cast<size_t>(tier.weight * weight), problems_of(tier, ndims));
+  return weighted(std::move(choices));
 }
 
 } // namespace
 
-rc::Gen<Problem> problems() {
-  return rc::gen::weightedOneOf<Problem>({{1, problems_of_rank(1)}, {3, problems_of_rank(2)}, {1, problems_of_rank(3)}});
-}
+rc::Gen<Problem> problems() { return problems_of(tier_rows); }
+
+rc::Gen<Problem> problems(Tier tier) { return problems_of(std::span(&tier_rows[static_cast<size_t>(tier)], 1)); }
+
+int64_t tier_budget(Tier tier) { return tier_rows[static_cast<size_t>(tier)].budget; }
 
 Problem generate_problem(uint64_t seed, uint64_t case_index) {
   static const rc::Gen<Problem> generator = problems();

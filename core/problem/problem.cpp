@@ -128,6 +128,9 @@ std::optional<DType> Precision::single() const {
 int64_t Problem::in_volume() const { return volume(*this, [](const SpatialAxis &a) { return a.in; }); }
 int64_t Problem::kernel_volume() const { return volume(*this, [](const SpatialAxis &a) { return a.kernel; }); }
 int64_t Problem::out_volume() const { return volume(*this, [](const SpatialAxis &a) { return a.out(); }); }
+int64_t Problem::multiply_adds() const {
+  return batch * out_channels * in_channels_per_group() * kernel_volume() * out_volume();
+}
 
 Shape Problem::data_shape() const {
   return shape_of(*this, batch, in_channels, [](const SpatialAxis &a) { return a.in; });

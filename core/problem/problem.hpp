@@ -103,6 +103,9 @@ struct Problem {
   int64_t in_volume() const;
   int64_t kernel_volume() const;
   int64_t out_volume() const;
+  /// Products summed by one direction: batch * out_channels * in_channels_per_group * kernel and output volumes
+  /// (each direction of a conv sums the same products, grouped differently).
+  int64_t multiply_adds() const;
 
   /// Canonical shapes, rank 2 + ndims: [N, C, in...], [K, C/G, kernel...], [N, K, out...].
   Shape data_shape() const;

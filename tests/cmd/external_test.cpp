@@ -74,7 +74,7 @@ TEST(External, Exit77IsSkippedNotFailed) {
 
 TEST(External, TimeoutKillsTheCommandAndItsChildren) {
   const auto start = std::chrono::steady_clock::now();
-  const Invocation run = fuzz_with("sleep 30 & sleep 30; true", "--cases 2 --no-shrink --external-timeout 0.3");
+  const Invocation run = fuzz_with("sleep 30 & sleep 30; true", "--cases 6 --no-shrink --external-timeout 0.3");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(run.status, 1);
   EXPECT_EQ(first_problem(run), "the command failed: timed out after 0.3 s");
@@ -99,7 +99,7 @@ TEST(External, CorrectImplementationPassesAndUnwrittenDirectionsAreSkipped) {
 
 TEST(External, WrongShapeIsShrunkAndSavedWithTheShapes) {
   const std::string script = std::string(CONVCHECK_SOURCE_DIR) + "/tests/interop/numpy_forward.py";
-  const Invocation run = fuzz_with("WRONG_SHAPE=1 /usr/bin/python3 " + script, "--cases 4 --threads 2");
+  const Invocation run = fuzz_with("WRONG_SHAPE=1 /usr/bin/python3 " + script, "--cases 8 --threads 2");
   ASSERT_EQ(run.status, 1) << run.output;
   const nlohmann::json &failure = run.report["failures"][0];
   const std::string problem = failure["problem"];
