@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/problem/spelling.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
@@ -15,9 +16,7 @@ namespace {
 
 // "1-D,2-D" from a declared list.
 template <class T, class Spell> std::string listing(const std::vector<T> &items, Spell spell) {
-  std::string text;
-  for (const T &item : items) text += (text.empty() ? "" : ",") + std::string(spell(item));
-  return text.empty() ? "-" : text;
+  return joined(items, ",", spell, "-");
 }
 
 } // namespace

@@ -1,3 +1,4 @@
+#include "core/problem/spelling.hpp"
 #include "core/run/strategy.hpp"
 
 #include <algorithm>
@@ -28,9 +29,7 @@ std::string known_names(bool injected) {
 
 // "1, 2" from a list, each item spelled by `spell`.
 template <class T, class Spell> std::string listing(const std::vector<T> &items, Spell spell) {
-  std::string text;
-  for (const T &item : items) text += (text.empty() ? "" : ", ") + spell(item);
-  return text.empty() ? "none" : text;
+  return joined(items, ", ", spell, "none");
 }
 
 template <class T> bool contains(const std::vector<T> &items, const T &item) {
