@@ -6,6 +6,7 @@
 
 #include "core/input_error.hpp"
 #include "oracles/external.hpp"
+#include "oracles/external_server.hpp"
 
 namespace convcheck {
 
@@ -17,20 +18,32 @@ std::vector<Strategy> RunOptions::selected() const {
   if (!(external_timeout_s > 0))
     throw InputError(fmt::format("external-timeout {} must be > 0 seconds", external_timeout_s));
   if (!(case_timeout_s > 0)) throw InputError(fmt::format("case-timeout {} must be > 0 seconds", case_timeout_s));
+  require_at_least("external-server-max-cases", external_server_max_cases, 0);
   std::vector<Strategy> selected = select_strategies(strategies, inject);
+  const auto add = [&](const char *option, const std::string &name, const auto &make) {
+    for (const Strategy &strategy : selected)
+      if (strategy.name == name) throw InputError(fmt::format("{} name '{}' given twice", option, name));
+    selected.push_back(make());
+  };
   for (const std::string &text : externals) {
     ExternalSpec spec = parse_external(text);
     spec.timeout_s = external_timeout_s;
     spec.case_format = external_case_format;
     spec.max_elements = max_elements;
-    for (const Strategy &strategy : selected)
-      if (strategy.name == spec.name) throw InputError(fmt::format("external name '{}' given twice", spec.name));
-    selected.push_back(external_strategy(spec));
+    add("external", spec.name, [&] { return external_strategy(spec); });
+  }
+  for (const std::string &text : external_servers) {
+    ServerSpec spec = parse_external_server(text);
+    spec.timeout_s = external_timeout_s;
+    spec.max_elements = max_elements;
+    spec.max_cases = external_server_max_cases;
+    add("external-server", spec.name, [&] { return server_strategy(spec); });
   }
   return selected;
 }
 
 double RunOptions::run_timeout_s() const {
+  if (!external_servers.empty()) return std::max(case_timeout_s, 2 * external_timeout_s + 5);
   return externals.empty() ? case_timeout_s : std::max(case_timeout_s, external_timeout_s + 5);
 }
 
@@ -42,9 +55,14 @@ void add_run_options(po::options_description &description, RunOptions &options) 
       ("external", po::value(&options.externals)->composing(),
        "NAME=COMMAND: also check an outside implementation (repeatable; see docs/external.md)")
       ("external-timeout", po::value(&options.external_timeout_s)->default_value(60),
-       "seconds an external command may take per case")
+       "seconds an external command or server may take per case")
       ("external-case-format", po::value(&options.external_case_format)->default_value(1),
        "newest case-file format the external commands read: 1 (2-D problems only) or 2 (every problem)")
+      ("external-server", po::value(&options.external_servers)->composing(),
+       "NAME=COMMAND: also check an outside implementation that stays up and answers cases over a pipe "
+       "(repeatable; see docs/external.md)")
+      ("external-server-max-cases", po::value(&options.external_server_max_cases)->default_value(0),
+       "restart each server after this many cases (0: never), for a server that leaks")
       ("case-timeout", po::value(&options.case_timeout_s)->default_value(60),
        "seconds one strategy may take on one direction of a case; longer is a timeout finding")
       ("threads", po::value(&options.threads)->default_value(0), "worker processes (0: one per core)")
