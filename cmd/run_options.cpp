@@ -7,6 +7,7 @@
 #include "core/input_error.hpp"
 #include "oracles/external.hpp"
 #include "oracles/external_server.hpp"
+#include "oracles/plugin.hpp"
 
 namespace convcheck {
 
@@ -39,6 +40,10 @@ std::vector<Strategy> RunOptions::selected() const {
     spec.max_cases = external_server_max_cases;
     add("external-server", spec.name, [&] { return server_strategy(spec); });
   }
+  for (const std::string &text : plugins) {
+    const PluginSpec spec = parse_plugin(text);
+    add("plugin", spec.name, [&] { return plugin_strategy(spec); });
+  }
   return selected;
 }
 
@@ -63,6 +68,8 @@ void add_run_options(po::options_description &description, RunOptions &options) 
        "(repeatable; see docs/external.md)")
       ("external-server-max-cases", po::value(&options.external_server_max_cases)->default_value(0),
        "restart each server after this many cases (0: never), for a server that leaks")
+      ("plugin", po::value(&options.plugins)->composing(),
+       "NAME=PATH: also check a shared library with convcheck's plugin ABI (repeatable; see docs/external.md)")
       ("case-timeout", po::value(&options.case_timeout_s)->default_value(60),
        "seconds one strategy may take on one direction of a case; longer is a timeout finding")
       ("threads", po::value(&options.threads)->default_value(0), "worker processes (0: one per core)")

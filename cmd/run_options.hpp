@@ -25,6 +25,7 @@ struct RunOptions {
   int external_case_format = 1; // the newest case-file format the external commands read
   std::vector<std::string> external_servers; // NAME=COMMAND
   int64_t external_server_max_cases = 0;     // cases per server before it is restarted; 0: never
+  std::vector<std::string> plugins;          // NAME=PATH
   double case_timeout_s = 60;
 
   /// How long one strategy may run on one direction of a case before it is a timeout finding: --case-timeout, but
@@ -37,7 +38,7 @@ struct RunOptions {
 };
 
 /// Adds --strategies, --inject, --external, --external-timeout, --external-case-format, --external-server,
-/// --external-server-max-cases, --case-timeout, --threads and --max-elements.
+/// --external-server-max-cases, --plugin, --case-timeout, --threads and --max-elements.
 void add_run_options(po::options_description &description, RunOptions &options);
 
 /// Parses `args` into a variables map; throws InputError for unknown or malformed options.
