@@ -20,6 +20,9 @@ std::vector<Strategy> RunOptions::selected() const {
     throw InputError(fmt::format("external-timeout {} must be > 0 seconds", external_timeout_s));
   if (!(case_timeout_s > 0)) throw InputError(fmt::format("case-timeout {} must be > 0 seconds", case_timeout_s));
   require_at_least("external-server-max-cases", external_server_max_cases, 0);
+  if (!(external_server_start_timeout_s > 0))
+    throw InputError(
+        fmt::format("external-server-start-timeout {} must be > 0 seconds", external_server_start_timeout_s));
   std::vector<Strategy> selected = select_strategies(strategies, inject);
   const auto add = [&](const char *option, const std::string &name, const auto &make) {
     for (const Strategy &strategy : selected)
@@ -38,6 +41,7 @@ std::vector<Strategy> RunOptions::selected() const {
     spec.timeout_s = external_timeout_s;
     spec.max_elements = max_elements;
     spec.max_cases = external_server_max_cases;
+    spec.start_timeout_s = external_server_start_timeout_s;
     add("external-server", spec.name, [&] { return server_strategy(spec); });
   }
   for (const std::string &text : plugins) {
@@ -48,7 +52,8 @@ std::vector<Strategy> RunOptions::selected() const {
 }
 
 double RunOptions::run_timeout_s() const {
-  if (!external_servers.empty()) return std::max(case_timeout_s, 2 * external_timeout_s + 5);
+  if (!external_servers.empty())
+    return std::max(case_timeout_s, external_server_start_timeout_s + external_timeout_s + 5);
   return externals.empty() ? case_timeout_s : std::max(case_timeout_s, external_timeout_s + 5);
 }
 
@@ -68,6 +73,8 @@ void add_run_options(po::options_description &description, RunOptions &options) 
        "(repeatable; see docs/external.md)")
       ("external-server-max-cases", po::value(&options.external_server_max_cases)->default_value(0),
        "restart each server after this many cases (0: never), for a server that leaks")
+      ("external-server-start-timeout", po::value(&options.external_server_start_timeout_s)->default_value(60),
+       "seconds a server may take from its start to its hello")
       ("plugin", po::value(&options.plugins)->composing(),
        "NAME=PATH: also check a shared library with convcheck's plugin ABI (repeatable; see docs/external.md)")
       ("case-timeout", po::value(&options.case_timeout_s)->default_value(60),

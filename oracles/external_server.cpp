@@ -31,7 +31,7 @@ public:
     process_.start(spec_.command);
     served_ = 0;
     const Frame hello = hello_frame();
-    const Exchange exchange = process_.exchange(&hello, spec_.timeout_s);
+    const Exchange exchange = process_.exchange(&hello, spec_.start_timeout_s);
     if (exchange.kind != Exchange::Kind::answered) return failure(exchange, " before its hello");
     try {
       hello_ = read_hello(exchange.frame);

@@ -17,7 +17,8 @@ namespace convcheck {
 struct ServerSpec {
   std::string name;
   std::string command;
-  double timeout_s = 60;                       // per case, and for the hello
+  double timeout_s = 60;                       // per case
+  double start_timeout_s = 60;                 // from starting it to its hello
   int64_t max_elements = default_max_elements; // cap on what is read back
   int64_t max_cases = 0;                       // cases per server before it is restarted; 0: never
 };

@@ -147,18 +147,22 @@ TEST_F(Server, ProblemsOutsideItsHelloAreNeverSent) {
 }
 
 TEST_F(Server, FailuresBeforeTheFirstCaseAreUsageErrors) {
-  const std::string name = "'ext' ";
-  const std::vector<std::pair<std::string, std::string>> starts{
-      {faulty("exit_at_start"), "failed before its hello: exit 1; output: faulty_server: cannot open the device"},
-      {faulty("hang_at_start"), "failed before its hello: timed out after 0.5 s"},
-      {faulty("wrong_version"), "broke the protocol in its hello: it speaks protocol 99; convcheck speaks 1"},
-      {"/nonexistent/server " + marker(),
+  struct Start {
+    std::string command, options, message;
+  };
+  const std::vector<Start> starts{
+      {faulty("exit_at_start"), "",
+       "failed before its hello: exit 1; output: faulty_server: cannot open the device"},
+      {faulty("hang_at_start"), "--external-server-start-timeout 0.5",
+       "failed before its hello: timed out after 0.5 s"},
+      {faulty("wrong_version"), "", "broke the protocol in its hello: it speaks protocol 99; convcheck speaks 1"},
+      {"/nonexistent/server " + marker(), "",
        "failed before its hello: exit 127; output: /bin/bash: line 1: /nonexistent/server: No such file or directory"},
   };
-  for (const auto &[command, message] : starts) {
-    const Invocation run = fuzz(command, "--cases 2 --external-timeout 0.5");
-    EXPECT_EQ(run.status, 2) << command;
-    EXPECT_EQ(run.output, "convcheck: error: external-server 'ext' " + message + "\n") << command;
+  for (const Start &start : starts) {
+    const Invocation run = fuzz(start.command, "--cases 2 " + start.options);
+    EXPECT_EQ(run.status, 2) << start.command;
+    EXPECT_EQ(run.output, "convcheck: error: external-server 'ext' " + start.message + "\n") << start.command;
   }
   for (const char *spec : {"noequals", "naive=true", "bad name=true", "ext= "}) {
     const Invocation run = run_convcheck(std::string("fuzz --cases 1 --external-server '") + spec + "'");
@@ -167,6 +171,8 @@ TEST_F(Server, FailuresBeforeTheFirstCaseAreUsageErrors) {
   }
   EXPECT_EQ(run_convcheck("fuzz --cases 1 --external-server-max-cases -1").output,
             "convcheck: error: external-server-max-cases -1 must be >= 0\n");
+  EXPECT_EQ(run_convcheck("fuzz --cases 1 --external-server-start-timeout 0").output,
+            "convcheck: error: external-server-start-timeout 0 must be > 0 seconds\n");
   expect_nothing_left();
 }
 
