@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -26,20 +25,11 @@
 #include "core/numerics/reference.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
+#include "bench/rounds.hpp"
 
 namespace {
 
 using namespace convcheck;
-
-std::vector<Problem> read_configs(const char *path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(std::string("cannot open ") + path);
-  std::vector<Problem> configs;
-  for (std::string line; std::getline(in, line);)
-    if (line.find_first_not_of(" \t") != std::string::npos && line[line.find_first_not_of(" \t")] != '#')
-      configs.push_back(parse_descriptor(line));
-  return configs;
-}
 
 // All three directions of one strategy, as verify_case runs them (run_case when the strategy has it).
 RunResults run_all(const Strategy &strategy, const Case &c) {
@@ -89,22 +79,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   try {
-    const std::vector<Problem> configs = read_configs(argv[1]);
+    const std::vector<Problem> configs = bench::read_configs(argv[1]);
     const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
     const std::vector<Strategy> strategies = select_strategies(argc > 3 ? argv[3] : "", {});
-    if (configs.empty()) throw std::runtime_error("no configs");
-    std::map<std::string, std::vector<double>> per_round;
-    for (int round = 0; round <= rounds; ++round) {
-      const std::map<std::string, double> seconds = one_round(configs, strategies);
-      if (round == 0) continue; // the warm-up
-      for (const auto &[step, value] : seconds) per_round[step].push_back(value);
-    }
+    const std::map<std::string, std::vector<double>> per_round =
+        bench::after_warm_up(rounds, [&] { return one_round(configs, strategies); });
     const double per_case = 1000.0 / static_cast<double>(configs.size());
     double total = 0;
     std::printf("%zu configs, %d rounds after a warm-up; ms per case\n%-12s %8s %8s\n", configs.size(),
                 rounds, "step", "min", "median");
-    for (auto &[step, values] : per_round) {
-      std::sort(values.begin(), values.end());
+    for (const auto &[step, values] : per_round) {
       total += values.front();
       std::printf("%-12s %8.4f %8.4f\n", step.c_str(), per_case * values.front(), per_case * values[values.size() / 2]);
     }

@@ -12,6 +12,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "core/input_error.hpp"
+#include "core/process/orphans.hpp"
 
 namespace {
 
@@ -37,6 +38,7 @@ int main(int argc, char **argv) {
   using namespace convcheck;
   spdlog::set_default_logger(spdlog::stderr_color_st("convcheck")); // logs never mix with results on stdout
   spdlog::set_pattern("convcheck: %l: %v");
+  const OrphanReaper reaper; // what an outside program left running ends with convcheck
   const std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
   const std::string command = argc > 1 ? argv[1] : "";
   try {

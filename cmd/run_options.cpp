@@ -6,6 +6,8 @@
 
 #include "core/input_error.hpp"
 #include "oracles/external.hpp"
+#include "oracles/external_server.hpp"
+#include "oracles/plugin.hpp"
 
 namespace convcheck {
 
@@ -17,20 +19,41 @@ std::vector<Strategy> RunOptions::selected() const {
   if (!(external_timeout_s > 0))
     throw InputError(fmt::format("external-timeout {} must be > 0 seconds", external_timeout_s));
   if (!(case_timeout_s > 0)) throw InputError(fmt::format("case-timeout {} must be > 0 seconds", case_timeout_s));
+  require_at_least("external-server-max-cases", external_server_max_cases, 0);
+  if (!(external_server_start_timeout_s > 0))
+    throw InputError(
+        fmt::format("external-server-start-timeout {} must be > 0 seconds", external_server_start_timeout_s));
   std::vector<Strategy> selected = select_strategies(strategies, inject);
+  const auto add = [&](const char *option, const std::string &name, const auto &make) {
+    for (const Strategy &strategy : selected)
+      if (strategy.name == name) throw InputError(fmt::format("{} name '{}' given twice", option, name));
+    selected.push_back(make());
+  };
   for (const std::string &text : externals) {
     ExternalSpec spec = parse_external(text);
     spec.timeout_s = external_timeout_s;
     spec.case_format = external_case_format;
     spec.max_elements = max_elements;
-    for (const Strategy &strategy : selected)
-      if (strategy.name == spec.name) throw InputError(fmt::format("external name '{}' given twice", spec.name));
-    selected.push_back(external_strategy(spec));
+    add("external", spec.name, [&] { return external_strategy(spec); });
+  }
+  for (const std::string &text : external_servers) {
+    ServerSpec spec = parse_external_server(text);
+    spec.timeout_s = external_timeout_s;
+    spec.max_elements = max_elements;
+    spec.max_cases = external_server_max_cases;
+    spec.start_timeout_s = external_server_start_timeout_s;
+    add("external-server", spec.name, [&] { return server_strategy(spec); });
+  }
+  for (const std::string &text : plugins) {
+    const PluginSpec spec = parse_plugin(text);
+    add("plugin", spec.name, [&] { return plugin_strategy(spec); });
   }
   return selected;
 }
 
 double RunOptions::run_timeout_s() const {
+  if (!external_servers.empty())
+    return std::max(case_timeout_s, external_server_start_timeout_s + external_timeout_s + 5);
   return externals.empty() ? case_timeout_s : std::max(case_timeout_s, external_timeout_s + 5);
 }
 
@@ -42,9 +65,18 @@ void add_run_options(po::options_description &description, RunOptions &options) 
       ("external", po::value(&options.externals)->composing(),
        "NAME=COMMAND: also check an outside implementation (repeatable; see docs/external.md)")
       ("external-timeout", po::value(&options.external_timeout_s)->default_value(60),
-       "seconds an external command may take per case")
+       "seconds an external command or server may take per case")
       ("external-case-format", po::value(&options.external_case_format)->default_value(1),
        "newest case-file format the external commands read: 1 (2-D problems only) or 2 (every problem)")
+      ("external-server", po::value(&options.external_servers)->composing(),
+       "NAME=COMMAND: also check an outside implementation that stays up and answers cases over a pipe "
+       "(repeatable; see docs/external.md)")
+      ("external-server-max-cases", po::value(&options.external_server_max_cases)->default_value(0),
+       "restart each server after this many cases (0: never), for a server that leaks")
+      ("external-server-start-timeout", po::value(&options.external_server_start_timeout_s)->default_value(60),
+       "seconds a server may take from its start to its hello")
+      ("plugin", po::value(&options.plugins)->composing(),
+       "NAME=PATH: also check a shared library with convcheck's plugin ABI (repeatable; see docs/external.md)")
       ("case-timeout", po::value(&options.case_timeout_s)->default_value(60),
        "seconds one strategy may take on one direction of a case; longer is a timeout finding")
       ("threads", po::value(&options.threads)->default_value(0), "worker processes (0: one per core)")

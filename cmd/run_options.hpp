@@ -23,18 +23,24 @@ struct RunOptions {
   std::vector<std::string> externals; // NAME=COMMAND
   double external_timeout_s = 60;
   int external_case_format = 1; // the newest case-file format the external commands read
+  std::vector<std::string> external_servers; // NAME=COMMAND
+  int64_t external_server_max_cases = 0;     // cases per server before it is restarted; 0: never
+  double external_server_start_timeout_s = 60; // from starting a server to its hello
+  std::vector<std::string> plugins;          // NAME=PATH
   double case_timeout_s = 60;
 
   /// How long one strategy may run on one direction of a case before it is a timeout finding: --case-timeout, but
   /// always longer than --external-timeout, so an external command's own timeout fires first and its finding
-  /// keeps the command's output.
+  /// keeps the command's output (with a server, longer than its start and a case together: a worker starts it on
+  /// its first case).
   double run_timeout_s() const;
 
   /// The real strategies asked for, the injected ones and the external ones; throws InputError for bad names.
   std::vector<Strategy> selected() const;
 };
 
-/// Adds --strategies, --inject, --external, --external-timeout, --case-timeout, --threads and --max-elements.
+/// Adds --strategies, --inject, --external, --external-timeout, --external-case-format, --external-server,
+/// --external-server-max-cases, --external-server-start-timeout, --plugin, --case-timeout, --threads and --max-elements.
 void add_run_options(po::options_description &description, RunOptions &options);
 
 /// Parses `args` into a variables map; throws InputError for unknown or malformed options.

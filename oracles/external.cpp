@@ -7,6 +7,7 @@
 
 #include "core/storage/case_file.hpp"
 #include "core/input_error.hpp"
+#include "core/problem/spelling.hpp"
 #include "core/process/subprocess.hpp"
 
 namespace convcheck {
@@ -36,11 +37,6 @@ private:
 };
 
 RunResults run_external(const ExternalSpec &spec, const Case &c) {
-  const auto every_direction = [&c](std::string RunResult::*field, const std::string &message) {
-    RunResults runs;
-    for (const DirectionInfo &each : directions(c.problem.op)) runs[each.direction].*field = message;
-    return runs;
-  };
   const TemporaryDirectory directory;
   const std::string in = directory.file("in.h5"), out = directory.file("out.h5");
   Case copy{c.problem, {}, c.seed, c.case_index, c.fill};
@@ -49,17 +45,18 @@ RunResults run_external(const ExternalSpec &spec, const Case &c) {
   const ProcessResult process = run_process({"/bin/sh", "-c", spec.command + " \"$@\"", "convcheck", in, out},
                                             spec.timeout_s, directory.file("output.txt"));
   if (process.termination.kind == Termination::Kind::exited && process.termination.exit_code == 77)
-    return every_direction(&RunResult::skipped, "the command exited 77: config unsupported");
+    return every_direction_skipped(c.problem.op, "the command exited 77: config unsupported");
   if (!process.termination.succeeded())
-    return every_direction(&RunResult::error, "the command failed: " + process.describe());
+    return every_direction_failed(c.problem.op, "the command failed: " + process.describe());
   if (!fs::exists(out))
-    return every_direction(&RunResult::error, "the command exited 0 but wrote no output file" +
-                                                  (process.output_tail.empty() ? "" : "; output: " + process.output_tail));
+    return every_direction_failed(c.problem.op, "the command exited 0 but wrote no output file" +
+                                                    (process.output_tail.empty() ? "" : "; output: " + process.output_tail));
   std::map<Direction, Tensor> results;
   try {
     results = read_result_file(out, c.problem, spec.max_elements);
   } catch (const InputError &error) {
-    return every_direction(&RunResult::error, fmt::format("the command wrote an unreadable output: {}", error.what()));
+    return every_direction_failed(c.problem.op,
+                                  fmt::format("the command wrote an unreadable output: {}", error.what()));
   }
   RunResults runs;
   for (const DirectionInfo &each : directions(c.problem.op)) {
@@ -72,17 +69,17 @@ RunResults run_external(const ExternalSpec &spec, const Case &c) {
 
 } // namespace
 
-ExternalSpec parse_external(const std::string &text) {
+ExternalSpec parse_external(const std::string &text, const std::string &option, const std::string &value) {
   const size_t equals = text.find('=');
   if (equals == std::string::npos)
-    throw InputError(fmt::format("external '{}' is not NAME=COMMAND", text));
+    throw InputError(fmt::format("{} '{}' is not NAME={}", option, text, uppercase(value)));
   ExternalSpec spec{text.substr(0, equals), text.substr(equals + 1)};
   if (!std::regex_match(spec.name, std::regex("[A-Za-z0-9_.-]+")))
-    throw InputError(fmt::format("external name '{}' must be letters, digits, '_', '.' or '-'", spec.name));
+    throw InputError(fmt::format("{} name '{}' must be letters, digits, '_', '.' or '-'", option, spec.name));
   if (find_strategy(spec.name) != nullptr)
-    throw InputError(fmt::format("external name '{}' is already a strategy's", spec.name));
+    throw InputError(fmt::format("{} name '{}' is already a strategy's", option, spec.name));
   if (spec.command.find_first_not_of(" \t") == std::string::npos)
-    throw InputError(fmt::format("external '{}' has an empty command", spec.name));
+    throw InputError(fmt::format("{} '{}' has an empty {}", option, spec.name, value));
   return spec;
 }
 

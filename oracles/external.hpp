@@ -21,9 +21,11 @@ struct ExternalSpec {
   int case_format = 1;
 };
 
-/// Parses `--external NAME=COMMAND`; throws InputError for a missing '=', an empty command, or a name that is
-/// not [A-Za-z0-9_.-]+ or is already a registered strategy's.
-ExternalSpec parse_external(const std::string &text);
+/// Parses `--external NAME=COMMAND` (`option` names the flag in messages, `value` what follows the '='); throws
+/// InputError for a missing '=', an empty command, or a name that is not [A-Za-z0-9_.-]+ or is already a
+/// registered strategy's.
+ExternalSpec parse_external(const std::string &text, const std::string &option = "external",
+                            const std::string &value = "command");
 
 /// The strategy that runs the command once per case, computing all three directions from one call.
 Strategy external_strategy(const ExternalSpec &spec);

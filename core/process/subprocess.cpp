@@ -19,19 +19,21 @@ namespace convcheck {
 
 namespace {
 
-constexpr size_t tail_bytes = 400;
-
 std::string read_tail(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (text.size() > tail_bytes) text = "..." + text.substr(text.size() - tail_bytes);
+  if (text.size() > output_tail_bytes) text = "..." + text.substr(text.size() - output_tail_bytes);
+  return one_line_tail(std::move(text));
+}
+
+} // namespace
+
+std::string one_line_tail(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   for (char &c : text)
     if (c == '\n' || c == '\r') c = '|';
   return text;
 }
-
-} // namespace
 
 std::string ProcessResult::describe() const {
   std::string text = termination.describe();

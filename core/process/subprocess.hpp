@@ -17,6 +17,12 @@ struct ProcessResult {
   std::string describe() const;
 };
 
+/// How much of a program's output messages quote: its last bytes.
+inline constexpr size_t output_tail_bytes = 400;
+
+/// `text` (the tail of a program's output) on one line: trailing blanks dropped, line breaks as '|'.
+std::string one_line_tail(std::string text);
+
 /// Runs argv[0] with `argv` (PATH is searched); output goes to `output_path`. Throws std::runtime_error only
 /// when the process cannot be started at all.
 ProcessResult run_process(const std::vector<std::string> &argv, double timeout_s, const std::string &output_path);

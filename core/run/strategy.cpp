@@ -63,6 +63,18 @@ std::string Support::refusal(const Problem &p) const {
   return "";
 }
 
+RunResults every_direction_skipped(Op op, const std::string &skipped) {
+  RunResults runs;
+  for (const DirectionInfo &each : directions(op)) runs[each.direction].skipped = skipped;
+  return runs;
+}
+
+RunResults every_direction_failed(Op op, const std::string &error) {
+  RunResults runs;
+  for (const DirectionInfo &each : directions(op)) runs[each.direction].error = error;
+  return runs;
+}
+
 Registration::Registration(Strategy strategy) {
   assert(find_strategy(strategy.name) == nullptr && "two strategies share a name");
   registry().push_back(std::make_unique<Strategy>(std::move(strategy)));

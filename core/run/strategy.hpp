@@ -34,6 +34,11 @@ struct RunResult {
 /// What one run_case call produced, per direction. A direction of the case's op missing from it is a failure.
 using RunResults = ByDirection<RunResult>;
 
+/// Every direction of `op` skipped with `skipped`, or failed with `error`, for a call that produced nothing (an
+/// external implementation that declined the case or died on it).
+RunResults every_direction_skipped(Op op, const std::string &skipped);
+RunResults every_direction_failed(Op op, const std::string &error);
+
 /// What a strategy declares it can compute. Empty lists support nothing.
 struct Support {
   std::vector<Op> ops;

@@ -49,6 +49,10 @@ Shape permuted_shape(const Shape &shape, const Permutation &perm) {
 
 } // namespace
 
+Permutation data_permutation(DataLayout layout, size_t rank) { return data_perm(layout, rank); }
+
+Permutation weight_permutation(WeightLayout layout, size_t rank) { return weight_perm(layout, rank); }
+
 Shape data_shape_in(const Shape &canonical, DataLayout layout) {
   return permuted_shape(canonical, data_perm(layout, canonical.size()));
 }

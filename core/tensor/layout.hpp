@@ -19,6 +19,10 @@ Shape data_shape_in(const Shape &canonical, DataLayout layout);
 /// The shape a canonical weight has in `layout` ([R, S, C/G, K] for HWIO, [K, R, S, C/G] for OHWI).
 Shape weight_shape_in(const Shape &canonical, WeightLayout layout);
 
+/// The permutations to_data_layout and to_weight_layout apply to a canonical tensor of `rank` axes.
+Permutation data_permutation(DataLayout layout, size_t rank);
+Permutation weight_permutation(WeightLayout layout, size_t rank);
+
 /// Permutes the axes of a tensor of any rank (up to 8).
 Tensor permute(const Tensor &tensor, const Permutation &perm);
 

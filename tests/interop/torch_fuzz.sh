@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# Fuzzes PyTorch through the external-process protocol and expects no finding.
-# usage: torch_fuzz.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
+# Fuzzes PyTorch through oracles/external/torch_conv.py and expects no finding: per case (--external, one process a
+# case) or as a server (--external-server, torch imported once per worker).
+# usage: torch_fuzz.sh CONVCHECK SOURCE_DIR WORKDIR [CASES] [per-case|server]
 # Exits 77 (ctest: skipped) where Debian's python3-torch or python3-h5py is missing.
 set -euo pipefail
-convcheck=$1 source_dir=$2 workdir=$3 cases=${4:-200}
+convcheck=$1 source_dir=$2 workdir=$3 cases=${4:-200} mode=${5:-per-case}
 if ! /usr/bin/python3 -c "import torch, h5py" 2>/dev/null; then
   echo "skipped: /usr/bin/python3 cannot import torch and h5py (apt-get install python3-torch python3-h5py)"
   exit 77
 fi
+adapter="/usr/bin/python3 $source_dir/oracles/external/torch_conv.py"
+case $mode in
+  per-case) external=(--external "torch=$adapter" --external-case-format 2) ;;
+  server) external=(--external-server "torch=$adapter --server") ;;
+  *) echo "torch_fuzz.sh: mode '$mode' is not per-case or server" >&2; exit 2 ;;
+esac
 rm -rf "$workdir" && mkdir -p "$workdir"
-"$convcheck" fuzz --seed 11 --cases "$cases" --threads 2 --strategies naive \
-  --external torch="/usr/bin/python3 $source_dir/oracles/external/torch_conv.py" --external-case-format 2 \
+"$convcheck" fuzz --seed 11 --cases "$cases" --threads 2 --strategies naive "${external[@]}" \
   --corpus "$workdir/findings" --report "$workdir/report.json"
 /usr/bin/python3 - "$workdir/report.json" "$cases" <<'PY'
 import json, sys
@@ -18,6 +24,10 @@ report = json.load(open(sys.argv[1]))
 torch = report["strategies"]["torch"]
 assert report["cases"] == int(sys.argv[2]), report["cases"]
 assert torch["failed"] == 0 and not report["failures"], report["failures"][:3]
-assert torch["passed"] + torch["weak"] == 3 * int(sys.argv[2]), torch
-print(f"torch: {torch['passed']} passed, {torch['weak']} weak, 0 failed over {report['cases']} cases")
+# Only weight gradients the adapter holds back (oneDNN issue 6035, see torch_conv.py) may be skipped.
+skipped = {direction: counts["skipped"] for direction, counts in torch["directions"].items() if counts["skipped"]}
+assert set(skipped) <= {"grad_weight"} and sum(skipped.values()) < 0.05 * int(sys.argv[2]), skipped
+assert torch["passed"] + torch["weak"] + torch["skipped"] == 3 * int(sys.argv[2]), torch
+print(f"torch: {torch['passed']} passed, {torch['weak']} weak, {torch['skipped']} held back, 0 failed over "
+      f"{report['cases']} cases in {report['elapsed_s']:.1f} s")
 PY

@@ -1,0 +1,116 @@
+/* convcheck plugin ABI, version 1 (docs/external.md, "The plugin ABI").
+ *
+ * A plugin is a shared library that convcheck loads with dlopen (`--plugin NAME=path/libmine.so`) in each process
+ * that runs cases, and calls in that process like one of its own strategies: a plugin that segfaults, aborts or
+ * hangs costs the verdict of the run it was in (a `crash` or `timeout` finding), not the campaign. It exports one
+ * C function:
+ *
+ *     const convcheck_plugin *convcheck_plugin_entry(uint32_t abi_version);
+ *
+ * convcheck passes the ABI version it speaks (CONVCHECK_PLUGIN_ABI_VERSION); the plugin returns its description,
+ * a convcheck_plugin whose abi_version is that version, or NULL if it does not speak it. The description must stay
+ * valid while the library is loaded. Nothing but C types crosses the boundary.
+ *
+ * The problem and the tensors are named, not numbered, so that new ops (deconv), formats (bfloat16, float16) and
+ * directions only add names: op "conv"; formats "float32", "float64"; directions "output", "grad_data",
+ * "grad_weight"; tensor roles "data", "weight", "grad_output" (read) and "output", "grad_data", "grad_weight"
+ * (produced). A plugin must refuse, in its declaration or in `unsupported`, any name it does not know.
+ */
+#ifndef CONVCHECK_PLUGIN_H
+#define CONVCHECK_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CONVCHECK_PLUGIN_ABI_VERSION 1u
+#define CONVCHECK_MAX_SPATIAL 3 /* spatial axes: depth, height, width */
+#define CONVCHECK_MAX_RANK 5    /* tensor axes: 2 + spatial */
+
+/* The convolution. Per-axis arrays hold `ndims` values, outermost axis first (D, H, W; a 2-D problem has H, W).
+ * out_size[i] = (in_size[i] + pad_begin[i] + pad_end[i] - dilation[i] * (kernel_size[i] - 1) - 1) / stride[i] + 1.
+ * Dilation 1 means none. A negative padding crops the input at that end. */
+typedef struct convcheck_problem {
+  const char *op;       /* "conv" */
+  int32_t ndims;        /* spatial dimensions: 1, 2 or 3 */
+  int64_t batch;        /* N */
+  int64_t groups;       /* G; divides both channel counts */
+  int64_t in_channels;  /* C */
+  int64_t out_channels; /* K */
+  int64_t in_size[CONVCHECK_MAX_SPATIAL];
+  int64_t out_size[CONVCHECK_MAX_SPATIAL];
+  int64_t kernel_size[CONVCHECK_MAX_SPATIAL];
+  int64_t stride[CONVCHECK_MAX_SPATIAL];
+  int64_t dilation[CONVCHECK_MAX_SPATIAL];
+  int64_t pad_begin[CONVCHECK_MAX_SPATIAL];
+  int64_t pad_end[CONVCHECK_MAX_SPATIAL];
+  const char *data_layout;   /* "NCHW", "NHWC", "NCW", "NDHWC", ...: how the data tensors below are laid out */
+  const char *weight_layout; /* "OIHW", "HWIO", "OHWI", ...: how the weight tensors below are laid out */
+  const char *src_dtype;     /* data and grad_data */
+  const char *weight_dtype;  /* weight and grad_weight */
+  const char *dst_dtype;     /* output and grad_output */
+  const char *acc_dtype;     /* the accumulation */
+  const char *descriptor;    /* one line, e.g. "g2mb2ic4ih5iw7oc6kh3kw2sh2_nhwc": for messages */
+} convcheck_problem;
+
+/* A tensor. `shape` is in canonical (logical) axis order whatever the layout: data-like tensors [N, C, spatial...],
+ * weights [K, C/G, kernel...]; `strides` (in elements) say where each logical axis is in memory, which is the
+ * problem's data_layout for data, output, grad_output and grad_data and its weight_layout for weight and
+ * grad_weight. So a plugin may index through the strides, or, having declared only some layouts, rely on them. */
+typedef struct convcheck_tensor {
+  const char *role;  /* "data", "weight", "grad_output", "output", "grad_data", "grad_weight" */
+  const char *dtype; /* "float32" (C float), "float64" (C double) */
+  int32_t rank;      /* 2 + ndims */
+  int64_t shape[CONVCHECK_MAX_RANK];
+  int64_t strides[CONVCHECK_MAX_RANK];
+  void *data; /* inputs: read only; the result: uninitialised, every element must be written */
+} convcheck_tensor;
+
+/* One direction to compute. */
+typedef struct convcheck_run {
+  const char *direction;          /* "output", "grad_data" or "grad_weight" */
+  const convcheck_tensor *inputs; /* the two tensors the direction reads, in this order: output reads data and
+                                     weight; grad_data grad_output and weight; grad_weight grad_output and data */
+  size_t input_count;
+  convcheck_tensor *result; /* the direction's result, in its role's format and layout */
+  char *message;            /* on failure, a one-line reason goes here (NUL-terminated, at most message_size) */
+  size_t message_size;
+} convcheck_run;
+
+/* What `run` returns. */
+#define CONVCHECK_OK 0    /* the result is written */
+#define CONVCHECK_ERROR 1 /* no result: a failure with `message` as its reason */
+
+typedef struct convcheck_plugin {
+  uint32_t abi_version;    /* CONVCHECK_PLUGIN_ABI_VERSION */
+  const char *name;        /* what implementation this is, e.g. "mylib 1.2 direct": recorded with a finding */
+  const char *description; /* one line */
+  /* What it supports, by name; a NULL list supports everything convcheck can send. Lists of names end with
+   * NULL, `ranks` with 0. Layouts are families of any rank: data "ncx" (NCW, NCHW, NCDHW) and "nxc" (NWC, NHWC,
+   * NDHWC); weights "oix" (OIHW...), "xio" (HWIO...) and "oxi" (OHWI...). Formats: problems whose four formats
+   * are all one of `dtypes`. A problem outside this is skipped with the reason and never passed to `run`. */
+  const char *const *ops;
+  const int32_t *ranks;
+  const char *const *dtypes;
+  const char *const *data_layouts;
+  const char *const *weight_layouts;
+  int32_t crops; /* nonzero: negative padding is supported */
+  /* Optional (may be NULL): why `direction` of a problem inside the declaration still cannot run; write a one-line
+   * reason into `reason` and return nonzero to have it skipped, return 0 to have it run. */
+  int (*unsupported)(const convcheck_problem *problem, const char *direction, char *reason, size_t reason_size);
+  /* Computes one direction; returns CONVCHECK_OK or CONVCHECK_ERROR. Called from one thread at a time. */
+  int (*run)(const convcheck_problem *problem, convcheck_run *run);
+} convcheck_plugin;
+
+/* The one symbol a plugin exports. */
+typedef const convcheck_plugin *(*convcheck_plugin_entry_fn)(uint32_t abi_version);
+const convcheck_plugin *convcheck_plugin_entry(uint32_t abi_version);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CONVCHECK_PLUGIN_H */

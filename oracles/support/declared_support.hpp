@@ -1,0 +1,35 @@
+#pragma once
+// What an implementation outside convcheck (a server's hello, a plugin's description) says it supports, by name,
+// made into a Support (core/run/strategy.hpp). The names are those of case files and frames: ops ("conv"), ranks
+// (1, 2, 3), formats ("float32"), and layout families of any rank: data "ncx" (NCW, NCHW, NCDHW) and "nxc" (NWC,
+// NHWC, NDHWC), weights "oix" (OIHW...), "xio" (HWIO...) and "oxi" (OHWI...). A name convcheck does not know is
+// left out, not an error: a newer implementation may declare a format or an op convcheck has not heard of, and
+// convcheck never sends it problems of that kind anyway. A list that is not declared at all supports everything
+// convcheck can send.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/run/strategy.hpp"
+
+namespace convcheck {
+
+/// The declared lists, each absent when not declared.
+struct DeclaredSupport {
+  std::optional<std::vector<std::string>> ops, dtypes, data_layouts, weight_layouts;
+  std::optional<std::vector<int64_t>> ranks;
+  std::optional<bool> crops;
+};
+
+/// The Support those names declare.
+Support declared_support(const DeclaredSupport &declared);
+
+/// Every op, rank, format and layout convcheck has, crops included.
+Support full_support();
+
+/// "ncx"/"nxc" and "oix"/"xio"/"oxi": the family names of the layouts.
+std::string family_name(DataLayout layout);
+std::string family_name(WeightLayout layout);
+
+} // namespace convcheck

@@ -1,0 +1,150 @@
+// The plugin ABI (include/convcheck/plugin.h, docs/external.md): the example plugin agrees with naive on every rank,
+// layout and crop; the deliberately wrong one is a shrunk, saved, replayable finding; a plugin that crashes, hangs,
+// fails or leaves its result unwritten costs only that run's verdict; one that cannot be loaded, exports no entry or
+// speaks another ABI version is a one-line error with exit status 2. The faults come from
+// tests/oracles/faulty_plugin.c.
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "tests/cmd/convcheck_process.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using convcheck::testing::Invocation;
+using convcheck::testing::read_json;
+using convcheck::testing::run_convcheck;
+
+const std::string plugins = CONVCHECK_PLUGIN_DIR;
+
+class Plugin : public convcheck::testing::ScratchDirectoryTest {
+protected:
+  // fuzz with naive and `--plugin p=LIBRARY`, a private TMPDIR, the fault named in the environment; reads the report.
+  Invocation fuzz(const std::string &library, const std::string &extra, const std::string &fault = "") {
+    fs::create_directories(path("tmp"));
+    const Invocation run =
+        run_convcheck("fuzz --strategies naive --plugin p=" + library + " " + extra + " --corpus " +
+                          path("findings") + " --report " + path("report.json"),
+                      "TMPDIR=" + path("tmp") + (fault.empty() ? "" : " CONVCHECK_TEST_PLUGIN_FAULT=" + fault));
+    report_ = fs::exists(path("report.json")) ? read_json(path("report.json")) : nlohmann::json();
+    EXPECT_TRUE(fs::is_empty(path("tmp")));
+    return run;
+  }
+  int verdicts(const char *direction, const char *verdict) const {
+    return report_["strategies"]["p"]["directions"][direction][verdict];
+  }
+  const nlohmann::json &first_failure() const { return report_["failures"][0]; }
+
+  nlohmann::json report_;
+  const std::string faulty_ = plugins + "/libfaulty_plugin.so";
+};
+
+TEST_F(Plugin, ExampleAgreesWithNaiveOnEveryRankLayoutAndCrop) {
+  const Invocation run = fuzz(plugins + "/libdirect_plugin.so", "--cases 200 --threads 2");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const nlohmann::json &p = report_["strategies"]["p"];
+  EXPECT_EQ(p["failed"], 0);
+  EXPECT_EQ(p["skipped"], 0);
+  EXPECT_EQ(p["passed"].get<int>() + p["weak"].get<int>(), 600);
+}
+
+TEST_F(Plugin, WrongPluginIsAShrunkSavedFindingThatReplays) {
+  const Invocation run = fuzz(plugins + "/libwrong_plugin.so", "--cases 100 --threads 2");
+  ASSERT_EQ(run.status, 1) << run.output;
+  const nlohmann::json &failure = first_failure();
+  EXPECT_EQ(failure["strategy"], "p");
+  EXPECT_EQ(failure["direction"], "output");
+  EXPECT_EQ(failure["kind"], "mismatch");
+  // The smallest problem where the padding's two ends differ.
+  EXPECT_EQ(failure["shrunk_config"], "mb1ic1ih1iw1oc1kh1kw1pb1");
+  EXPECT_EQ(verdicts("grad_data", "skipped"), 100);
+  const std::string saved = failure["repro"];
+  const Invocation repro = run_convcheck("repro " + saved + " --strategies naive --plugin p=" + plugins +
+                                         "/libwrong_plugin.so");
+  EXPECT_EQ(repro.status, 1) << repro.output;
+  EXPECT_NE(repro.output.find("p                   output"), std::string::npos) << repro.output;
+  EXPECT_EQ(run_convcheck("corpus run " + saved + " --plugin p=" + plugins + "/libdirect_plugin.so").status, 0);
+}
+
+TEST_F(Plugin, CrashCostsOneVerdict) {
+  const Invocation run = fuzz(faulty_, "--cases 6 --threads 2 --no-shrink", "crash");
+  ASSERT_EQ(run.status, 1) << run.output;
+  // SIGSEGV normally; under AddressSanitizer with its SEGV handler on, its own report and exit status 1.
+  EXPECT_TRUE(std::regex_match(first_failure()["problem"].get<std::string>(),
+                               std::regex("killed by signal 11 \\(Segmentation fault\\)|exit 1")));
+  EXPECT_EQ(first_failure()["kind"], "crash");
+  EXPECT_EQ(verdicts("grad_data", "failed"), 6);
+  EXPECT_EQ(verdicts("output", "passed") + verdicts("output", "weak"), 6);
+  EXPECT_EQ(verdicts("grad_weight", "passed") + verdicts("grad_weight", "weak"), 6);
+}
+
+TEST_F(Plugin, HangIsATimeoutThatCostsOneVerdict) {
+  const auto start = std::chrono::steady_clock::now();
+  const Invocation run = fuzz(faulty_, "--cases 2 --threads 1 --no-shrink --case-timeout 0.5", "hang");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(run.status, 1) << run.output;
+  EXPECT_EQ(first_failure()["problem"], "timed out after 0.5 s");
+  EXPECT_EQ(first_failure()["kind"], "timeout");
+  EXPECT_EQ(verdicts("grad_weight", "failed"), 2);
+  EXPECT_EQ(verdicts("grad_data", "passed") + verdicts("grad_data", "weak"), 2);
+  EXPECT_LT(seconds, 20.0);
+}
+
+TEST_F(Plugin, ErrorAndUnwrittenResultAreFindings) {
+  ASSERT_EQ(fuzz(faulty_, "--cases 2 --threads 1 --no-shrink", "error").status, 1);
+  EXPECT_EQ(first_failure()["problem"], "threw: the plugin failed: out of workspace");
+  ASSERT_EQ(fuzz(faulty_, "--cases 2 --threads 1 --no-shrink", "unwritten").status, 1);
+  const std::string problem = first_failure()["problem"];
+  EXPECT_NE(problem.find("nan"), std::string::npos) << problem;
+  EXPECT_EQ(verdicts("grad_data", "failed"), 2);
+}
+
+TEST_F(Plugin, RefusalIsASkipWithTheReason) {
+  ASSERT_EQ(fuzz(faulty_, "--cases 60 --threads 1", "refuse").status, 0);
+  EXPECT_GT(verdicts("grad_weight", "skipped"), 0);
+  EXPECT_EQ(verdicts("output", "skipped"), 0);
+  const Invocation check = run_convcheck("check ic2id3ih3iw3oc2kd1kh2kw2 --strategies naive --plugin p=" + faulty_ +
+                                             " --html " + path("page.html"),
+                                         "CONVCHECK_TEST_PLUGIN_FAULT=refuse");
+  EXPECT_EQ(check.status, 0) << check.output;
+  std::ifstream page(path("page.html"));
+  const std::string html((std::istreambuf_iterator<char>(page)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find(">p<"), std::string::npos);
+}
+
+TEST_F(Plugin, LoadFailuresAreUsageErrors) {
+  const std::vector<std::pair<std::string, std::string>> loads{
+      {"", "plugin 'p' cannot be loaded: /nonexistent/libp.so: cannot open shared object file: No such file or "
+           "directory"},
+      {"abi", "plugin 'p' (" + faulty_ + ") is ABI version 99; convcheck speaks 1"},
+      {"decline", "plugin 'p' (" + faulty_ + ") does not speak ABI version 1"},
+  };
+  for (const auto &[fault, message] : loads) {
+    const Invocation run = fuzz(fault.empty() ? "/nonexistent/libp.so" : faulty_, "--cases 1", fault);
+    EXPECT_EQ(run.status, 2) << fault;
+    EXPECT_EQ(run.output, "convcheck: error: " + message + "\n") << fault;
+  }
+  const Invocation crash = fuzz(faulty_, "--cases 1", "crash_at_load");
+  EXPECT_EQ(crash.status, 2);
+  EXPECT_TRUE(std::regex_match(crash.output, std::regex("convcheck: error: plugin 'p' \\(" + faulty_ +
+                                                        "\\) crashed while loading: (killed by signal 11 "
+                                                        "\\(Segmentation fault\\)|exit 1)\n")))
+      << crash.output;
+  const std::string no_entry = plugins + "/libno_entry_plugin.so";
+  EXPECT_EQ(fuzz(no_entry, "--cases 1").output,
+            "convcheck: error: plugin 'p' (" + no_entry + ") exports no convcheck_plugin_entry\n");
+  EXPECT_EQ(run_convcheck("fuzz --cases 1 --plugin p").output, "convcheck: error: plugin 'p' is not NAME=PATH\n");
+  EXPECT_EQ(run_convcheck("fuzz --cases 1 --plugin p=").output, "convcheck: error: plugin 'p' has an empty path\n");
+  EXPECT_EQ(run_convcheck("fuzz --cases 1 --plugin naive=" + faulty_).output,
+            "convcheck: error: plugin name 'naive' is already a strategy's\n");
+  EXPECT_EQ(run_convcheck("fuzz --cases 1 --plugin p=" + faulty_ + " --plugin p=" + faulty_).output,
+            "convcheck: error: plugin name 'p' given twice\n");
+}
+
+} // namespace
