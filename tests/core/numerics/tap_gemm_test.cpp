@@ -60,7 +60,7 @@ TEST(TapGemm, AgreesWithTheLoopsAtSize) {
            "g4mb3ic16iw29oc32kw5sw2dlw3pl4pr-2_nwc_owi",
            "mb2ic8id5ih6iw7oc12kd3kh2kw3sd2sh1sw2dld1dlh2pfr1pbk-1pt-1pb1pl2_ndhwc_dhwio",
            "mb1ic64ih7iw7oc33kh1kw1",
-           "mb2ic64ih56iw56oc64kh3kw3pt1pb1pl1pr1",
+           "mb2ic24ih20iw18oc20kh3kw3pt1pb1pl1pr1",
            "mb2ic16ih14iw14oc16kh1kw1sh2sw2",
            "g3mb2ic12ih9iw9oc24kh7kw7sh4sw4pt3pb3pl3pr3",
        })
