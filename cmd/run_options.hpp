@@ -24,6 +24,7 @@ struct RunOptions {
   double external_timeout_s = 60;
   int external_case_format = 1; // the newest case-file format the external commands read
   double case_timeout_s = 60;
+  bool full_check = false; // every strategy on every case, whatever the cost plan (core/run/cost_plan.hpp) says
 
   /// How long one strategy may run on one direction of a case before it is a timeout finding: --case-timeout, but
   /// always longer than --external-timeout, so an external command's own timeout fires first and its finding
@@ -34,7 +35,8 @@ struct RunOptions {
   std::vector<Strategy> selected() const;
 };
 
-/// Adds --strategies, --inject, --external, --external-timeout, --case-timeout, --threads and --max-elements.
+/// Adds --strategies, --inject, --external, --external-timeout, --case-timeout, --threads, --max-elements and
+/// --full-check.
 void add_run_options(po::options_description &description, RunOptions &options);
 
 /// Parses `args` into a variables map; throws InputError for unknown or malformed options.
