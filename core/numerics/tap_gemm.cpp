@@ -71,22 +71,38 @@ void scatter_add(const std::vector<TapRun> &runs, int64_t stride, const double *
   }
 }
 
-// The taps of one axis-triple, flattened as (t, r, s).
-template <class Visit> void for_each_tap(const Problem &p, Visit visit) {
-  int64_t tap = 0;
-  for (int64_t t = 0; t < p.depth().kernel; ++t)
-    for (int64_t r = 0; r < p.height().kernel; ++r)
-      for (int64_t s = 0; s < p.width().kernel; ++s) visit(tap++, tap_runs(p, t, r, s));
+// Taps go to the GEMMs in blocks of consecutive kernel columns s of one (t, r): all S of them when the group has
+// few input channels (C/G * S <= 64, such as the C/G = 3 of ResNet's and AlexNet's first layers), so that a GEMM's
+// inner dimension is C/G * S rather than a handful; one tap otherwise, which keeps the gathered rows small.
+// `visit(first, runs)` gets the flattened (t, r, s) index of the block's first tap and the runs of each of its taps.
+int64_t taps_per_block(const Problem &p) {
+  return p.in_channels_per_group() * p.width().kernel <= 64 ? p.width().kernel : 1;
 }
 
-// W_t of every tap for group g, tap-major: [tap][k][c], from weight[g*K/G + k][c][tap].
+template <class Visit> void for_each_tap_block(const Problem &p, Visit visit) {
+  const int64_t S = p.width().kernel, block = taps_per_block(p);
+  for (int64_t t = 0; t < p.depth().kernel; ++t)
+    for (int64_t r = 0; r < p.height().kernel; ++r)
+      for (int64_t s = 0; s < S; s += block) {
+        std::vector<std::vector<TapRun>> runs;
+        bool any = false;
+        for (int64_t j = s; j < s + block; ++j) {
+          runs.push_back(tap_runs(p, t, r, j));
+          any = any || !runs.back().empty();
+        }
+        if (any) visit((t * p.height().kernel + r) * S + s, runs);
+      }
+}
+
+// The weights of group g as [k][tap][c], from weight[g*K/G + k][c][tap]: a block of taps of one k is then one run
+// of (tap, c), the A of the GEMMs with leading dimension taps * C/G.
 std::vector<double> weights_by_tap(const double *weight, int64_t g, const GemmShape &shape) {
   std::vector<double> by_tap(static_cast<size_t>(shape.taps * shape.out_per_group * shape.in_per_group));
   const double *group = weight + g * shape.out_per_group * shape.in_per_group * shape.taps;
   for (int64_t k = 0; k < shape.out_per_group; ++k)
     for (int64_t c = 0; c < shape.in_per_group; ++c)
       for (int64_t tap = 0; tap < shape.taps; ++tap)
-        by_tap[static_cast<size_t>((tap * shape.out_per_group + k) * shape.in_per_group + c)] =
+        by_tap[static_cast<size_t>((k * shape.taps + tap) * shape.in_per_group + c)] =
             group[(k * shape.in_per_group + c) * shape.taps + tap];
   return by_tap;
 }
@@ -113,19 +129,26 @@ bool reads_in_place(const Problem &p) {
   });
 }
 
+// The rows of a block of taps: block * C/G rows of `outputs` values, tap-major. Sized for the largest block.
+std::vector<double> block_rows(const Problem &p, const GemmShape &shape) {
+  return std::vector<double>(static_cast<size_t>(taps_per_block(p) * shape.in_per_group * shape.outputs));
+}
+
 void forward(const Problem &p, const GemmShape &shape, const Operands &use) {
   const bool in_place = reads_in_place(p);
-  std::vector<double> rows(in_place ? 0 : static_cast<size_t>(shape.in_per_group * shape.outputs));
+  std::vector<double> rows = in_place ? std::vector<double>() : block_rows(p, shape);
+  const int64_t lda = shape.taps * shape.in_per_group;
   for (int64_t g = 0; g < shape.groups; ++g) {
     const std::vector<double> weights = weights_by_tap(use.b, g, shape);
-    for_each_tap(p, [&](int64_t tap, const std::vector<TapRun> &runs) {
-      if (runs.empty()) return;
+    for_each_tap_block(p, [&](int64_t first, const std::vector<std::vector<TapRun>> &runs) {
+      const auto taps = static_cast<int64_t>(runs.size());
       for (int64_t n = 0; n < shape.batch; ++n) {
         const double *image = use.a + (n * p.in_channels + g * shape.in_per_group) * shape.image;
-        if (!in_place) gather(runs, p.width().stride, image, shape, rows.data());
-        gemm(false, false, shape.out_per_group, shape.outputs, shape.in_per_group,
-             weights.data() + tap * shape.out_per_group * shape.in_per_group, shape.in_per_group,
-             in_place ? image : rows.data(), shape.outputs, 1.0,
+        for (int64_t j = 0; j < taps && !in_place; ++j)
+          gather(runs[static_cast<size_t>(j)], p.width().stride, image, shape,
+                 rows.data() + j * shape.in_per_group * shape.outputs);
+        gemm(false, false, shape.out_per_group, shape.outputs, taps * shape.in_per_group,
+             weights.data() + first * shape.in_per_group, lda, in_place ? image : rows.data(), shape.outputs, 1.0,
              use.result + (n * p.out_channels + g * shape.out_per_group) * shape.outputs, shape.outputs);
       }
     });
@@ -133,18 +156,21 @@ void forward(const Problem &p, const GemmShape &shape, const Operands &use) {
 }
 
 void grad_data(const Problem &p, const GemmShape &shape, const Operands &use) {
-  std::vector<double> rows(static_cast<size_t>(shape.in_per_group * shape.outputs));
+  std::vector<double> rows = block_rows(p, shape);
+  const int64_t lda = shape.taps * shape.in_per_group;
   for (int64_t g = 0; g < shape.groups; ++g) {
     const std::vector<double> weights = weights_by_tap(use.b, g, shape);
-    for_each_tap(p, [&](int64_t tap, const std::vector<TapRun> &runs) {
-      if (runs.empty()) return;
+    for_each_tap_block(p, [&](int64_t first, const std::vector<std::vector<TapRun>> &runs) {
+      const auto taps = static_cast<int64_t>(runs.size());
       for (int64_t n = 0; n < shape.batch; ++n) {
-        gemm(true, false, shape.in_per_group, shape.outputs, shape.out_per_group,
-             weights.data() + tap * shape.out_per_group * shape.in_per_group, shape.in_per_group,
+        gemm(true, false, taps * shape.in_per_group, shape.outputs, shape.out_per_group,
+             weights.data() + first * shape.in_per_group, lda,
              use.a + (n * p.out_channels + g * shape.out_per_group) * shape.outputs, shape.outputs, 0.0, rows.data(),
              shape.outputs);
-        scatter_add(runs, p.width().stride, rows.data(), shape,
-                    use.result + (n * p.in_channels + g * shape.in_per_group) * shape.image);
+        for (int64_t j = 0; j < taps; ++j)
+          scatter_add(runs[static_cast<size_t>(j)], p.width().stride,
+                      rows.data() + j * shape.in_per_group * shape.outputs, shape,
+                      use.result + (n * p.in_channels + g * shape.in_per_group) * shape.image);
       }
     });
   }
@@ -152,28 +178,30 @@ void grad_data(const Problem &p, const GemmShape &shape, const Operands &use) {
 
 void grad_weight(const Problem &p, const GemmShape &shape, const Operands &use) {
   const bool in_place = reads_in_place(p);
-  std::vector<double> rows(in_place ? 0 : static_cast<size_t>(shape.in_per_group * shape.outputs));
+  std::vector<double> rows = in_place ? std::vector<double>() : block_rows(p, shape);
+  const int64_t ldc = shape.taps * shape.in_per_group;
   std::vector<double> by_tap(static_cast<size_t>(shape.taps * shape.out_per_group * shape.in_per_group));
   for (int64_t g = 0; g < shape.groups; ++g) {
     std::fill(by_tap.begin(), by_tap.end(), 0.0);
-    for_each_tap(p, [&](int64_t tap, const std::vector<TapRun> &runs) {
-      if (runs.empty()) return;
+    for_each_tap_block(p, [&](int64_t first, const std::vector<std::vector<TapRun>> &runs) {
+      const auto taps = static_cast<int64_t>(runs.size());
       for (int64_t n = 0; n < shape.batch; ++n) {
         const double *image = use.b + (n * p.in_channels + g * shape.in_per_group) * shape.image;
-        if (!in_place) gather(runs, p.width().stride, image, shape, rows.data());
-        gemm(false, true, shape.out_per_group, shape.in_per_group, shape.outputs,
+        for (int64_t j = 0; j < taps && !in_place; ++j)
+          gather(runs[static_cast<size_t>(j)], p.width().stride, image, shape,
+                 rows.data() + j * shape.in_per_group * shape.outputs);
+        gemm(false, true, shape.out_per_group, taps * shape.in_per_group, shape.outputs,
              use.a + (n * p.out_channels + g * shape.out_per_group) * shape.outputs, shape.outputs,
-             in_place ? image : rows.data(), shape.outputs, 1.0,
-             by_tap.data() + tap * shape.out_per_group * shape.in_per_group, shape.in_per_group);
+             in_place ? image : rows.data(), shape.outputs, 1.0, by_tap.data() + first * shape.in_per_group, ldc);
       }
     });
-    // [tap][k][c] back to the weight's [k][c][tap].
+    // [k][tap][c] back to the weight's [k][c][tap].
     double *group = use.result + g * shape.out_per_group * shape.in_per_group * shape.taps;
-    for (int64_t tap = 0; tap < shape.taps; ++tap)
-      for (int64_t k = 0; k < shape.out_per_group; ++k)
+    for (int64_t k = 0; k < shape.out_per_group; ++k)
+      for (int64_t tap = 0; tap < shape.taps; ++tap)
         for (int64_t c = 0; c < shape.in_per_group; ++c)
           group[(k * shape.in_per_group + c) * shape.taps + tap] =
-              by_tap[static_cast<size_t>((tap * shape.out_per_group + k) * shape.in_per_group + c)];
+              by_tap[static_cast<size_t>((k * shape.taps + tap) * shape.in_per_group + c)];
   }
 }
 

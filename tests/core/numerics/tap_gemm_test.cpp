@@ -52,7 +52,8 @@ RC_GTEST_PROP(TapGemm, AgreesWithTheLoopsOnGeneratedProblems, ()) {
 }
 
 // Sizes past the generator's: channel counts the GEMMs block, strides and dilations with padding and crops at
-// both ends, every rank, groups, and layouts (which the reference never sees: cases hold canonical tensors).
+// both ends, every rank, groups, layouts (which the reference never sees: cases hold canonical tensors), and both
+// ways of handing taps to the GEMMs (one at a time, or a kernel row together).
 TEST(TapGemm, AgreesWithTheLoopsAtSize) {
   for (const char *descriptor : {
            "mb2ic17ih13iw11oc19kh3kw3pt1pb1pl1pr1",
@@ -60,7 +61,9 @@ TEST(TapGemm, AgreesWithTheLoopsAtSize) {
            "g4mb3ic16iw29oc32kw5sw2dlw3pl4pr-2_nwc_owi",
            "mb2ic8id5ih6iw7oc12kd3kh2kw3sd2sh1sw2dld1dlh2pfr1pbk-1pt-1pb1pl2_ndhwc_dhwio",
            "mb1ic64ih7iw7oc33kh1kw1",
-           "mb2ic24ih20iw18oc20kh3kw3pt1pb1pl1pr1",
+           "mb2ic24ih20iw18oc20kh3kw3pt1pb1pl1pr1",   // C/G * S > 64: one tap per GEMM
+           "mb2ic40ih9iw11oc8kh2kw3sh2dlw2pl1pr-1_nhwc", // the same, with a crop
+           "mb2ic3ih20iw20oc16kh7kw7sh2pt3pb2pl3pr2",   // C/G * S <= 64: a kernel row of taps per GEMM
            "mb2ic16ih14iw14oc16kh1kw1sh2sw2",
            "g3mb2ic12ih9iw9oc24kh7kw7sh4sw4pt3pb3pl3pr3",
        })
