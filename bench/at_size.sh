@@ -6,6 +6,7 @@
 #   BUILD=build bench/at_size.sh                  all lists, REPEAT=3 interleaved rounds
 #   LISTS="shapes_alexnet" REPEAT=5 bench/at_size.sh
 #   FULL_CHECK=1 bench/at_size.sh                 also without the cost plan (core/run/cost_plan.hpp)
+#   CONVCHECK=/tmp/old/convcheck bench/at_size.sh step 1 with another convcheck binary (step 2 uses BUILD's objects)
 #
 # For each list:
 #   1. `convcheck check --format benchdnn --batch LIST --threads 1` and `torch_peer.py --plain` on the same configs,
@@ -21,7 +22,7 @@ export LC_ALL=C # join and sort agree on order
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${BUILD:-build}"
 [[ "$build" = /* ]] || build="$root/$build"
-convcheck="$build/convcheck"
+convcheck="${CONVCHECK:-$build/convcheck}" # another binary for step 1 (an older build, say): CONVCHECK=path
 repeat="${REPEAT:-3}"
 lists="${LISTS:-shapes_resnet_50 shapes_mobilenet_dw shapes_alexnet}"
 python=/usr/bin/python3
