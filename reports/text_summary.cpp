@@ -22,7 +22,7 @@ std::string text_summary(const CampaignReport &report) {
     }
   int64_t planned_out = 0;
   for (const StrategyTally &strategy : report.tallies)
-    for (const Tally &tally : strategy.by_direction) planned_out += tally.planned_out;
+    for (const auto &[direction, tally] : strategy.by_direction) planned_out += tally.planned_out;
   if (planned_out > 0)
     text += fmt::format("of the skipped, {} were left out by the cost plan: loop strategies run on a share of the "
                         "cases over {:.0e} multiply-adds (--full-check runs them all)\n",
