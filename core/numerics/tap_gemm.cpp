@@ -134,6 +134,13 @@ std::vector<double> block_rows(const Problem &p, const GemmShape &shape) {
   return std::vector<double>(static_cast<size_t>(taps_per_block(p) * shape.in_per_group * shape.outputs));
 }
 
+// The stacked X_t of a block of taps: each tap's rows below the previous tap's.
+void gather_block(const Problem &p, const std::vector<std::vector<TapRun>> &runs, const double *image,
+                  const GemmShape &shape, double *rows) {
+  for (size_t j = 0; j < runs.size(); ++j)
+    gather(runs[j], p.width().stride, image, shape, rows + static_cast<int64_t>(j) * shape.in_per_group * shape.outputs);
+}
+
 void forward(const Problem &p, const GemmShape &shape, const Operands &use) {
   const bool in_place = reads_in_place(p);
   std::vector<double> rows = in_place ? std::vector<double>() : block_rows(p, shape);
@@ -144,9 +151,7 @@ void forward(const Problem &p, const GemmShape &shape, const Operands &use) {
       const auto taps = static_cast<int64_t>(runs.size());
       for (int64_t n = 0; n < shape.batch; ++n) {
         const double *image = use.a + (n * p.in_channels + g * shape.in_per_group) * shape.image;
-        for (int64_t j = 0; j < taps && !in_place; ++j)
-          gather(runs[static_cast<size_t>(j)], p.width().stride, image, shape,
-                 rows.data() + j * shape.in_per_group * shape.outputs);
+        if (!in_place) gather_block(p, runs, image, shape, rows.data());
         gemm(false, false, shape.out_per_group, shape.outputs, taps * shape.in_per_group,
              weights.data() + first * shape.in_per_group, lda, in_place ? image : rows.data(), shape.outputs, 1.0,
              use.result + (n * p.out_channels + g * shape.out_per_group) * shape.outputs, shape.outputs);
@@ -187,9 +192,7 @@ void grad_weight(const Problem &p, const GemmShape &shape, const Operands &use) 
       const auto taps = static_cast<int64_t>(runs.size());
       for (int64_t n = 0; n < shape.batch; ++n) {
         const double *image = use.b + (n * p.in_channels + g * shape.in_per_group) * shape.image;
-        for (int64_t j = 0; j < taps && !in_place; ++j)
-          gather(runs[static_cast<size_t>(j)], p.width().stride, image, shape,
-                 rows.data() + j * shape.in_per_group * shape.outputs);
+        if (!in_place) gather_block(p, runs, image, shape, rows.data());
         gemm(false, true, shape.out_per_group, taps * shape.in_per_group, shape.outputs,
              use.a + (n * p.out_channels + g * shape.out_per_group) * shape.outputs, shape.outputs,
              in_place ? image : rows.data(), shape.outputs, 1.0, by_tap.data() + first * shape.in_per_group, ldc);
