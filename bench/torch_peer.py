@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The peer of issue 6's benchmark: what a user would write today to check conv2d with PyTorch.
 
-usage: torch_peer.py BATCH_FILE [--plain] [--passes P] [--threads N] [--seed S] [--rtol R] [--atol A]
+usage: torch_peer.py BATCH_FILE [--plain] [--passes P] [--per-case] [--threads N] [--seed S] [--rtol R] [--atol A]
 
 For every config of BATCH_FILE (convcheck native descriptors, one per line, `#` comments and blank lines
 ignored) it draws deterministic standard-normal inputs, runs torch.nn.functional.conv2d forward and autograd
@@ -11,7 +11,7 @@ fixed tolerance, not convcheck's per-element bound: it is what such a harness ty
 than a bound, which would need a second convolution of absolute values per direction.
 
 Config semantics follow convcheck (core/problem/descriptor.hpp): dilation 1 means none; padding is top, bottom, left,
-right and is applied with F.pad, so asymmetric padding needs no special case; `nhwc` runs data, weight and
+right and is applied with F.pad (a negative one crops there too), so asymmetric padding needs no special case; `nhwc` runs data, weight and
 grad_output in torch.channels_last; `ohwi` is the weight's channels_last, `oihw`/`hwio` keep the default
 weight format (PyTorch has no HWIO memory format). The dtype word is ignored: the peer always checks float32
 against float64, one implementation per case, which is its whole point of comparison with convcheck.
@@ -21,7 +21,8 @@ times: case i of pass p is case p * n + i, with its own inputs. By default the c
 property over case indexes (st.integers(0, P * n - 1), max_examples = P * n, derandomize, no database, no
 deadline); Hypothesis repeats some indexes and leaves others out, so `cases` counts the DISTINCT cases it verified
 and `examples` the property calls. --plain instead loops over every case exactly once, the fairest comparison.
-Either way the last line of stdout is one JSON object: {"harness", "cases", "seconds", "cases_per_s",
+With --plain, --per-case first prints one line per config, `case DESCRIPTOR MILLISECONDS`, the fastest of its passes
+(bench/at_size.sh reads them). Either way the last line of stdout is one JSON object: {"harness", "cases", "seconds", "cases_per_s",
 "cpu_seconds", "failures", ...}, where `seconds` is the verification loop only (after imports and parsing) and
 `cpu_seconds` that loop's thread CPU time (with one torch thread, all of its work). Exit status 0 all agreed, 1 a mismatch, 2 bad input.
 
@@ -48,10 +49,10 @@ class InputError(Exception):
 def parse_descriptor(text):
     """A dict of the 16 keys plus data_layout, weight_layout, dtype, filled with convcheck's defaults."""
     values, words = {}, {}
-    for token in re.findall(r"f32|f64|[a-z]+[0-9]*|.", text):
+    for token in re.findall(r"f32|f64|[a-z]+-?[0-9]*|.", text):
         if token == "_":
             continue
-        match = re.fullmatch(r"([a-z]+)([0-9]+)", token)
+        match = re.fullmatch(r"([a-z]+)(-?[0-9]+)", token)  # padding may be negative: a crop, which F.pad does too
         if token in WORDS:
             kind = "dtype" if token[0] == "f" else "data_layout" if token.startswith("n") else "weight_layout"
             words[kind] = token
@@ -140,10 +141,16 @@ def verify(c, seed, index, rtol, atol):
 
 
 def run_plain(configs, args, failed):
+    fastest = [float("inf")] * len(configs)
     for index in range(args.passes * len(configs)):
+        start = time.perf_counter()
         bad = verify(configs[index % len(configs)], args.seed, index, args.rtol, args.atol)
+        fastest[index % len(configs)] = min(fastest[index % len(configs)], time.perf_counter() - start)
         if bad:
             failed[index] = bad
+    if args.per_case:
+        for config, seconds in zip(configs, fastest):
+            print(f"case {config['text']} {1000 * seconds:.4f}")
     return args.passes * len(configs), args.passes * len(configs)
 
 
@@ -178,6 +185,8 @@ def main():
     parser.add_argument("batch", help="file of convcheck native descriptors, one per line")
     parser.add_argument("--plain", action="store_true", help="a plain loop over every case exactly once")
     parser.add_argument("--passes", type=int, default=1, help="times through the list (default 1)")
+    parser.add_argument("--per-case", action="store_true",
+                        help="with --plain, print each config's fastest milliseconds over the passes")
     parser.add_argument("--threads", type=int, default=1, help="torch intra-op threads (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the inputs")
     parser.add_argument("--rtol", type=float, default=1e-4)

@@ -48,6 +48,8 @@ std::vector<Strategy> RunOptions::selected() const {
     const PluginSpec spec = parse_plugin(text);
     add("plugin", spec.name, [&] { return plugin_strategy(spec); });
   }
+  if (full_check)
+    for (Strategy &strategy : selected) strategy.cost_planned = false;
   return selected;
 }
 
@@ -81,7 +83,10 @@ void add_run_options(po::options_description &description, RunOptions &options) 
        "seconds one strategy may take on one direction of a case; longer is a timeout finding")
       ("threads", po::value(&options.threads)->default_value(0), "worker processes (0: one per core)")
       ("max-elements", po::value(&options.max_elements)->default_value(default_max_elements),
-       "largest tensor (in elements) accepted from any input");
+       "largest tensor (in elements) accepted from any input")
+      ("full-check", po::bool_switch(&options.full_check),
+       "run every strategy on every case: over 1e7 multiply-adds the cost plan otherwise runs the loop strategies "
+       "on a share of cases only, and reports them skipped on the rest");
 }
 
 po::variables_map parse_arguments(const std::vector<std::string> &args, const po::options_description &description,

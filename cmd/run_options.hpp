@@ -28,6 +28,7 @@ struct RunOptions {
   double external_server_start_timeout_s = 60; // from starting a server to its hello
   std::vector<std::string> plugins;          // NAME=PATH
   double case_timeout_s = 60;
+  bool full_check = false; // every strategy on every case, whatever the cost plan (core/run/cost_plan.hpp) says
 
   /// How long one strategy may run on one direction of a case before it is a timeout finding: --case-timeout, but
   /// always longer than --external-timeout, so an external command's own timeout fires first and its finding
@@ -40,7 +41,8 @@ struct RunOptions {
 };
 
 /// Adds --strategies, --inject, --external, --external-timeout, --external-case-format, --external-server,
-/// --external-server-max-cases, --external-server-start-timeout, --plugin, --case-timeout, --threads and --max-elements.
+/// --external-server-max-cases, --external-server-start-timeout, --plugin, --case-timeout, --threads,
+/// --max-elements and --full-check.
 void add_run_options(po::options_description &description, RunOptions &options);
 
 /// Parses `args` into a variables map; throws InputError for unknown or malformed options.

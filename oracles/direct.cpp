@@ -361,6 +361,7 @@ const Registration registration{{
           return c.problem.precision.acc == DType::float32 ? direct_typed<float>(c, direction)
                                                   : direct_typed<double>(c, direction);
         },
+    .cost_planned = true, // scalar loops: at size a share of cases (core/run/cost_plan.hpp)
 }};
 
 } // namespace

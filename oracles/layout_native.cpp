@@ -309,6 +309,7 @@ Strategy converted(const char *name, DataLayout data_layout, WeightLayout weight
         return layout_converted_result(c, direction, data_layout, weight_layout);
       },
       .implementation = nullptr,
+      .cost_planned = true, // scalar loops: at size a share of cases (core/run/cost_plan.hpp)
   };
 }
 
@@ -326,6 +327,7 @@ const Registration case_layouts{{
           return layout_converted_result(c, direction, c.problem.data_layout, c.problem.weight_layout);
         },
     .implementation = nullptr,
+    .cost_planned = true,
 }};
 
 } // namespace

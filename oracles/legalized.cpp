@@ -219,6 +219,7 @@ const Registration registration{{
                    "conv_transpose grad_data, TVM conv2d_backward_weight grad_weight, per axis; ranks 1-3, crops",
     .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
     .run = [](const Case &c, Direction direction) { return legalized_result(c, direction); },
+    .cost_planned = true, // its one conv is scalar loops: at size a share of cases (core/run/cost_plan.hpp)
 }};
 
 } // namespace

@@ -47,6 +47,9 @@ const Registration registration{{
     .description = "direct definition loops accumulating in the case dtype; all configs, all directions",
     .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
     .run = [](const Case &c, Direction direction) { return naive_result(c.problem, c, direction); },
+    // The definition's own loop order, kept on purpose: at size it costs several times the reference
+    // (docs/performance.md), so large cases run it on a share (core/run/cost_plan.hpp).
+    .cost_planned = true,
 }};
 
 } // namespace

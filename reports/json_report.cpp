@@ -18,7 +18,7 @@ namespace {
 
 nlohmann::json tally_json(const Tally &tally) {
   return {{"passed", tally.passed}, {"failed", tally.failed}, {"skipped", tally.skipped}, {"weak", tally.weak},
-          {"seconds", tally.seconds}};
+          {"seconds", tally.seconds}, {"cost_plan_skipped", tally.planned_out}};
 }
 
 } // namespace
@@ -33,6 +33,7 @@ std::string json_report(const CampaignReport &report) {
       total.passed += tally.passed;
       total.failed += tally.failed;
       total.skipped += tally.skipped;
+      total.planned_out += tally.planned_out;
       total.weak += tally.weak;
       total.seconds += tally.seconds;
     }
@@ -86,7 +87,8 @@ namespace {
 
 Tally tally_from_json(const nlohmann::json &json) {
   return Tally{json.at("passed").get<int64_t>(), json.at("weak").get<int64_t>(), json.at("failed").get<int64_t>(),
-               json.at("skipped").get<int64_t>(), json.value("seconds", 0.0)};
+               json.at("skipped").get<int64_t>(), json.value("seconds", 0.0),
+               json.value("cost_plan_skipped", int64_t{0})};
 }
 
 CampaignReport report_from_json(const nlohmann::json &json) {
@@ -165,6 +167,7 @@ CampaignReport merge_reports(const std::vector<CampaignReport> &shards) {
         into.weak += from.weak;
         into.failed += from.failed;
         into.skipped += from.skipped;
+        into.planned_out += from.planned_out;
         into.seconds += from.seconds;
       }
     }

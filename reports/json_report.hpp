@@ -3,7 +3,8 @@
 //   {"seed", "cases", "elapsed_s", "warm_up_s" (the part of elapsed_s before the first case), "fill", "reference_s",
 //    "interrupted" (stopped by a signal), "convcheck_version",
 //    "peak_rss_kib" (main process), "worker_peak_rss_kib" (largest worker process),
-//    "strategies": {name: {"passed", "failed", "skipped", "weak", "seconds",
+//    "strategies": {name: {"passed", "failed", "skipped", "weak", "seconds", "cost_plan_skipped" (of "skipped", the
+//                          runs the cost plan left out: core/run/cost_plan.hpp),
 //                          "directions": {"output"|"grad_data"|"grad_weight": {... the same counts, "seconds"}}}},
 //    "failures": [{"strategy", "direction", "case_index", "config", "problem", "kind" (mismatch|crash|timeout),
 //                  "repro" (path or null when not saved), "shrunk_config", "shrunk_problem" (the problem on the

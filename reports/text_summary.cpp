@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/problem/descriptor.hpp"
+#include "core/run/cost_plan.hpp"
 
 namespace convcheck {
 
@@ -19,6 +20,13 @@ std::string text_summary(const CampaignReport &report) {
       text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8}\n", strategy.name, to_string(direction), tally.passed,
                           tally.weak, tally.failed, tally.skipped);
     }
+  int64_t planned_out = 0;
+  for (const StrategyTally &strategy : report.tallies)
+    for (const auto &[direction, tally] : strategy.by_direction) planned_out += tally.planned_out;
+  if (planned_out > 0)
+    text += fmt::format("of the skipped, {} were left out by the cost plan: loop strategies run on a share of the "
+                        "cases over {:.0e} multiply-adds (--full-check runs them all)\n",
+                        planned_out, static_cast<double>(cost_plan_full_limit));
   size_t unsaved = 0;
   for (const ReportedFailure &reported : report.failures) {
     if (!reported.saved) {

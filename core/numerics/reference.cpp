@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/numerics/naive_loops.hpp"
+#include "core/numerics/tap_gemm.hpp"
 #include "core/numerics/tolerance.hpp"
 
 namespace convcheck {
@@ -47,29 +48,41 @@ struct BoundedAccumulator {
   }
 };
 
-// An input once: its values in double, and whether all of them are integers (for the exact-sum rule).
+// An input once: its values in double, their absolute values (for the GEMMs of sums of |products|, when the
+// problem takes that path), and whether all of them are integers (for the exact-sum rule).
 struct DoubleInput {
   Tensor values;
+  std::vector<double> magnitudes;
   bool integers = true;
 };
 
-DoubleInput to_double(const Tensor &tensor) {
-  DoubleInput input{tensor.cast(DType::float64), true};
+DoubleInput to_double(const Tensor &tensor, bool with_magnitudes) {
+  DoubleInput input{tensor.cast(DType::float64), {}, true};
   const double *v = input.values.data<double>();
-  for (int64_t i = 0, count = input.values.size(); i < count && input.integers; ++i)
-    input.integers = v[i] == std::nearbyint(v[i]);
+  const int64_t count = input.values.size();
+  for (int64_t i = 0; i < count && input.integers; ++i) input.integers = v[i] == std::nearbyint(v[i]);
+  if (with_magnitudes) {
+    input.magnitudes.resize(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) input.magnitudes[static_cast<size_t>(i)] = std::abs(v[i]);
+  }
   return input;
 }
 
-// Runs one naive loop nest in double and turns the sums of |products| into bounds.
+// Runs one direction in double, by the GEMMs per tap (core/numerics/tap_gemm.hpp) where they pay off and by the
+// naive loop nest elsewhere, and turns the sums of |products| into bounds.
 template <class Loop>
 DirectionReference reference_for(const Problem &problem, Direction direction, const DoubleInput &a,
-                                 const DoubleInput &b, Loop loop) {
+                                 const DoubleInput &b, bool by_gemm, Loop loop) {
   DirectionReference reference{Tensor(DType::float64, result_shape(problem, direction)), {}};
   const int64_t count = reference.expected.size();
   reference.bound.assign(static_cast<size_t>(count), 0.0);
-  BoundedAccumulator accumulator{reference.expected.data<double>(), reference.bound.data()};
-  loop(problem, a.values.data<double>(), b.values.data<double>(), accumulator);
+  if (by_gemm) {
+    tap_gemm_direction(problem, direction, a.values.data<double>(), b.values.data<double>(), a.magnitudes.data(),
+                       b.magnitudes.data(), reference.expected.data<double>(), reference.bound.data());
+  } else {
+    BoundedAccumulator accumulator{reference.expected.data<double>(), reference.bound.data()};
+    loop(problem, a.values.data<double>(), b.values.data<double>(), accumulator);
+  }
   // bound[] held the sums of |products| until here.
   const TermCounts terms = term_counts(problem, direction);
   ErrorBound bound(problem.precision.acc, result_dtype(problem, direction), a.integers && b.integers);
@@ -85,37 +98,43 @@ DirectionReference reference_for(const Problem &problem, Direction direction, co
 
 // The naive loop nest of each direction, with the two inputs it reads (core/problem/direction.hpp).
 DirectionReference direction_reference(const Problem &problem, Direction direction,
-                                       const std::map<Role, DoubleInput> &inputs) {
+                                       const std::map<Role, DoubleInput> &inputs, bool by_gemm) {
   const DirectionInfo &d = info(direction);
   const DoubleInput &a = inputs.at(d.reads[0]), &b = inputs.at(d.reads[1]);
   switch (direction) {
   case Direction::output:
-    return reference_for(problem, direction, a, b, [](auto &&...args) { naive_forward(args...); });
+    return reference_for(problem, direction, a, b, by_gemm, [](auto &&...args) { naive_forward(args...); });
   case Direction::grad_data:
-    return reference_for(problem, direction, a, b, [](auto &&...args) { naive_grad_data(args...); });
+    return reference_for(problem, direction, a, b, by_gemm, [](auto &&...args) { naive_grad_data(args...); });
   case Direction::grad_weight: break;
   }
-  return reference_for(problem, direction, a, b, [](auto &&...args) { naive_grad_weight(args...); });
+  return reference_for(problem, direction, a, b, by_gemm, [](auto &&...args) { naive_grad_weight(args...); });
 }
 
-std::map<Role, DoubleInput> widen_inputs(const Case &c) {
+bool uses_gemm(const Problem &problem, ReferencePath path) {
+  return path == ReferencePath::gemm || (path == ReferencePath::automatic && tap_gemm_pays_off(problem));
+}
+
+std::map<Role, DoubleInput> widen_inputs(const Case &c, bool by_gemm) {
   std::map<Role, DoubleInput> inputs;
-  for (Role role : input_roles) inputs.emplace(role, to_double(c[role]));
+  for (Role role : input_roles) inputs.emplace(role, to_double(c[role], by_gemm));
   return inputs;
 }
 
 } // namespace
 
-DirectionReference compute_reference(const Case &c, Direction direction) {
-  return direction_reference(c.problem, direction, widen_inputs(c));
+DirectionReference compute_reference(const Case &c, Direction direction, ReferencePath path) {
+  const bool by_gemm = uses_gemm(c.problem, path);
+  return direction_reference(c.problem, direction, widen_inputs(c, by_gemm), by_gemm);
 }
 
 Reference compute_reference(const Case &c) {
   // Each input is widened (and checked for integers) once, not once per direction that reads it.
-  const std::map<Role, DoubleInput> inputs = widen_inputs(c);
+  const bool by_gemm = uses_gemm(c.problem, ReferencePath::automatic);
+  const std::map<Role, DoubleInput> inputs = widen_inputs(c, by_gemm);
   Reference reference;
   for (const DirectionInfo &d : directions(c.problem.op))
-    reference.directions.emplace(d.direction, direction_reference(c.problem, d.direction, inputs));
+    reference.directions.emplace(d.direction, direction_reference(c.problem, d.direction, inputs, by_gemm));
   return reference;
 }
 

@@ -15,6 +15,7 @@
 #include "core/numerics/reference.hpp"
 #include "core/run/verify.hpp"
 #include "core/process/wire.hpp"
+#include "core/run/cost_plan.hpp"
 
 namespace convcheck {
 
@@ -133,6 +134,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
       const Outcome &outcome = run.outcomes[j];
       Tally &tally = report.tally_of(outcome.strategy).by_direction[outcome.direction];
       count(tally, outcome.verdict);
+      tally.planned_out += outcome.verdict == Verdict::skipped && outcome.detail.starts_with(cost_plan_prefix);
       tally.seconds += outcome.seconds;
       if (outcome.verdict == Verdict::failed)
         report.failures.push_back(

@@ -48,6 +48,7 @@ struct CaseSource {
 struct Tally {
   int64_t passed = 0, weak = 0, failed = 0, skipped = 0;
   double seconds = 0; // summed over cases and threads
+  int64_t planned_out = 0; // of `skipped`, those the cost plan left out (core/run/cost_plan.hpp)
 };
 
 struct StrategyTally {

@@ -71,6 +71,9 @@ struct Strategy {
   std::function<void()> warm_up;
   /// Optional: which implementation ran (e.g. oneDNN's impl_info_str), recorded with a finding.
   std::function<std::string(const Case &, Direction)> implementation;
+  /// Its loops run at about the definition's speed, many times a BLAS's: on a case over the cost plan's limit it
+  /// runs only on a share of cases that shrinks as the case grows (core/run/cost_plan.hpp). --full-check clears it.
+  bool cost_planned = false;
 
   /// Why `direction` of `problem` is skipped: outside `supports`, or `unsupported`'s reason; "" when it runs.
   std::string unsupported_reason(const Problem &problem, Direction direction) const {

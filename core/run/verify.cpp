@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/process/clock.hpp"
+#include "core/run/cost_plan.hpp"
 #include "core/input_error.hpp"
 
 namespace convcheck {
@@ -105,7 +106,8 @@ Outcome outcome_of(const Strategy &strategy, const Case &conv_case, const Refere
 
 Outcome verify_one(const Case &conv_case, const Reference &reference, const Strategy &strategy,
                    Direction direction, Tensor *result) {
-  const std::string reason = strategy.unsupported_reason(conv_case.problem, direction);
+  std::string reason = strategy.unsupported_reason(conv_case.problem, direction);
+  if (reason.empty()) reason = planned_out(strategy, conv_case);
   if (!reason.empty()) return Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}};
   const auto start = Clock::now();
   RunResult run;

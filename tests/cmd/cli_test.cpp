@@ -201,3 +201,30 @@ TEST_F(Cli, ShardsTogetherEqualOneRun) {
 }
 
 } // namespace
+
+namespace {
+
+// Eight cases of 2.5e7 multiply-adds, three times the cost plan's limit: by default `naive` runs on about a third of
+// them and the report counts the rest as skipped by the plan; with --full-check it runs on all eight.
+TEST_F(Cli, FullCheckRunsWhatTheCostPlanLeavesOut) {
+  std::string descriptors;
+  for (int i = 0; i < 8; ++i) descriptors += " mb1ic32ih32oc32kh3";
+  const Invocation planned = convcheck("check --strategies naive --threads 1 --report " + path("planned.json") +
+                                       " --corpus " + path("findings") + descriptors);
+  ASSERT_EQ(planned.status, 0) << planned.output;
+  const nlohmann::json counts = read_json(path("planned.json"))["strategies"]["naive"];
+  EXPECT_GT(counts["cost_plan_skipped"].get<int>(), 0);
+  EXPECT_EQ(counts["cost_plan_skipped"], counts["skipped"]);
+  EXPECT_EQ(counts["passed"].get<int>() + counts["weak"].get<int>() + counts["skipped"].get<int>(), 24);
+  EXPECT_NE(planned.output.find("left out by the cost plan"), std::string::npos) << planned.output;
+
+  const Invocation full = convcheck("check --strategies naive --threads 1 --full-check --report " + path("full.json") +
+                                    " --corpus " + path("findings") + descriptors);
+  ASSERT_EQ(full.status, 0) << full.output;
+  const nlohmann::json all = read_json(path("full.json"))["strategies"]["naive"];
+  EXPECT_EQ(all["skipped"], 0);
+  EXPECT_EQ(all["cost_plan_skipped"], 0);
+  EXPECT_EQ(all["passed"].get<int>() + all["weak"].get<int>(), 24);
+}
+
+} // namespace
