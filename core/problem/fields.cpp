@@ -36,7 +36,7 @@ const std::array<IntField, 10> int_rows{{
   {"out_channels", &Problem::out_channels, nullptr,                  {"oc"},                   {"out_channels"},                                       1, true,  false, true,  0,
    {{often_one(8), channels_at_seams(65, {8, 16, 32, 64}), channels_at_seams(129, {16, 32, 64, 128})}}, {}},
   {"kernel_size",  nullptr, &SpatialAxis::kernel,                    {"kd", "kh", "kw"},       {"kernel_depth", "kernel_height", "kernel_width"},                  1, true,  false, false, 0,
-   {{often_one(5), often_one(7), {{1, 1, 1}, {2, 1, 7}, {2, 8, 11}}}}, {3, 5, 5}},
+   {{often_one(5), {{1, 1, 1}, {2, 1, 5}, {2, 6, 7}}, {{1, 1, 1}, {2, 1, 7}, {2, 8, 11}}}}, {3, 5, 5}},
   {"stride",       nullptr, &SpatialAxis::stride,                    {"sd", "sh", "sw"},       {"stride_depth", "stride_height", "stride_width"},                  1, false, false, false, 0,
    {{mostly_one(3), mostly_one(4), mostly_one(5)}}, {}},
   {"dilation",     nullptr, &SpatialAxis::dilation,                  {"dld", "dlh", "dlw"},    {"dilation_depth", "dilation_height", "dilation_width"},              1, false, false, false, 0,

@@ -19,8 +19,8 @@ struct TierRow {
   int64_t budget;
 };
 constexpr std::array<TierRow, tier_count> tier_rows{{
-    {Tier::small, 193, 0},
-    {Tier::medium, 6, 1'000'000},
+    {Tier::small, 394, 0},
+    {Tier::medium, 5, 1'000'000},
     {Tier::large, 1, 4'000'000},
 }};
 

@@ -5,9 +5,9 @@
 // raised just enough for a non-empty output), so nothing is filtered away.
 //
 // Three size tiers (docs/distribution.md):
-// - small, 96.5% of cases: spatial <= 12, kernel <= 5, padding <= 3, channels per group <= 8, groups <= 6, batch <=
+// - small, 98.5% of cases: spatial <= 12, kernel <= 5, padding <= 3, channels per group <= 8, groups <= 6, batch <=
 //   3 (3-D: spatial <= 7, kernel <= 3, padding <= 1). A case costs microseconds, and shrinking ends here.
-// - medium, 3%, and large, 0.5%: channels per group, groups and depthwise channels at block seams (2^k - 1, 2^k,
+// - medium, 1.25%, and large, 0.25%: channels per group, groups and depthwise channels at block seams (2^k - 1, 2^k,
 //   2^k + 1 for blocks of 8 to 128), output sizes around register blocks (8, 14, 16, 28, 32, 56), kernels up to 7
 //   and 11, stride up to 5, dilation up to 4, batch up to 17. Each is trimmed to a work budget (multiply-adds over
 //   every direction: 1 M medium, 4 M large), halving batch and spatial sizes before channels, so seams survive.
