@@ -1,9 +1,9 @@
 #pragma once
 // What crosses between the torch strategies (oracles/torch.cpp, in convcheck) and the module that calls ATen
 // (oracles/module/torch_aten.cpp, a shared library of its own, loaded with dlopen the first time a torch strategy
-// runs). libtorch 1.13 brings about 290 shared libraries whose loading and static initialisers take 2.3-2.7 s and
-// 160 MB before main (docs/performance.md): linked into convcheck, every command would pay that at start-up,
-// torch selected or not. The module links libtorch and nothing of convcheck, so only plain data crosses.
+// runs). libtorch 1.13 brings about 290 shared libraries whose loading and static initialisers took 0.5 s on a quiet
+// machine and 2.3-2.7 s on a busy one, and 160 MB, before main (docs/performance.md): linked into convcheck, every
+// command would pay that at start-up, torch selected or not. The module links libtorch and nothing of convcheck, so only plain data crosses.
 
 #include <cstddef>
 #include <cstdint>
