@@ -32,17 +32,21 @@ int strategies_command(const std::vector<std::string> &args) {
   // the reason, never computed.
   fmt::print("{:<26} {:<9} {:<5} {:<12} {:<9} {}\n", "name", "kind", "ops", "ranks", "formats", "crops");
   for (const Strategy *strategy : registered_strategies())
-    fmt::print("{:<26} {:<9} {:<5} {:<12} {:<9} {}\n", strategy->name, strategy->injected ? "inject" : "strategy",
+    fmt::print("{:<26} {:<9} {:<5} {:<12} {:<9} {}\n", strategy->name,
+               strategy->injected ? "inject" : strategy->in_default_set ? "strategy" : "optional",
                listing(strategy->supports.ops, [](Op op) { return to_string(op); }),
                listing(strategy->supports.ranks, [](int64_t rank) { return fmt::format("{}-D", rank); }),
                listing(strategy->supports.dtypes, [](DType dtype) { return info(dtype).word; }),
                strategy->supports.crops ? "yes" : "no");
+  for (const UnbuiltStrategy &unbuilt : unbuilt_strategies())
+    fmt::print("{:<26} {:<9} not built: {}\n", unbuilt.name, "absent", unbuilt.reason);
   fmt::print("\n");
   for (const Strategy *strategy : registered_strategies()) fmt::print("{}: {}\n", strategy->name, strategy->description);
   fmt::print("\nranks: spatial dimensions; formats: problems whose tensors and accumulation share one of them; crops:\n"
              "negative padding. Every strategy computes output, grad_data and grad_weight unless its description says\n"
-             "otherwise; problems outside a strategy's support are reported as skipped with the reason. Inject bugs\n"
-             "with --inject NAME.\n");
+             "otherwise; problems outside a strategy's support are reported as skipped with the reason. Kinds: strategy\n"
+             "(runs by default); optional (runs when named in --strategies, or with --strategies all); absent (not in\n"
+             "this build, with the reason); inject (a deliberately broken variant: --inject NAME).\n");
   return exit_agreed;
 }
 

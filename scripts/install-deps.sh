@@ -16,10 +16,14 @@ build=(
   libgtest-dev libopenblas-dev libdnnl-dev
   ocl-icd-opencl-dev # dnnl-config.cmake requires OpenCL, which libdnnl-dev only recommends
   libgoogle-perftools-dev # tcmalloc_minimal, convcheck's malloc (CMakeLists.txt)
+  # the xnnpack strategy (optional at build time, in the default set); xnnpack.h includes pthreadpool.h, which
+  # libxnnpack-dev does not depend on
+  libxnnpack-dev libpthreadpool-dev
 )
 # A one-node cluster for the sharded nightly test (tests/deploy/slurm_nightly.sh, scripts/slurm-local.sh).
 slurm=(slurmctld slurmd slurm-client munge)
 interop=(
+  libtorch-dev # the torch and torch_native strategies (optional at build time, off by default; their tests)
   python3-h5py python3-numpy python3-torch python3-hypothesis
   # the HTML report in a real browser (tests/interop/html_report_chromium.sh)
   chromium python3-pil fonts-dejavu-core

@@ -20,6 +20,11 @@ std::vector<std::unique_ptr<Strategy>> &registry() {
   return strategies;
 }
 
+std::vector<UnbuiltStrategy> &unbuilt_registry() {
+  static std::vector<UnbuiltStrategy> unbuilt;
+  return unbuilt;
+}
+
 std::string known_names(bool injected) {
   std::string names;
   for (const Strategy *strategy : registered_strategies())
@@ -80,6 +85,16 @@ Registration::Registration(Strategy strategy) {
   registry().push_back(std::make_unique<Strategy>(std::move(strategy)));
 }
 
+UnbuiltRegistration::UnbuiltRegistration(UnbuiltStrategy unbuilt) {
+  unbuilt_registry().push_back(std::move(unbuilt));
+}
+
+std::vector<UnbuiltStrategy> unbuilt_strategies() {
+  std::vector<UnbuiltStrategy> result = unbuilt_registry();
+  std::sort(result.begin(), result.end(), [](const auto &a, const auto &b) { return a.name < b.name; });
+  return result;
+}
+
 std::vector<const Strategy *> registered_strategies() {
   std::vector<const Strategy *> result;
   for (const auto &strategy : registry()) result.push_back(strategy.get());
@@ -102,16 +117,23 @@ std::vector<Strategy> select_strategies(const std::string &names, const std::vec
                                      [&](const Strategy &s) { return s.name == strategy.name; });
     if (!present) selected.push_back(strategy);
   };
-  if (names.empty()) {
+  const auto add_real = [&](bool every) {
     for (const Strategy *strategy : registered_strategies())
-      if (!strategy->injected) add(*strategy);
-  }
+      if (!strategy->injected && (every || strategy->in_default_set)) add(*strategy);
+  };
+  if (names.empty()) add_real(/*every=*/false);
   std::stringstream list(names);
   for (std::string name; std::getline(list, name, ',');) {
     if (name.empty()) continue;
+    if (name == "all") {
+      add_real(/*every=*/true);
+      continue;
+    }
+    for (const UnbuiltStrategy &unbuilt : unbuilt_strategies())
+      if (unbuilt.name == name) throw InputError(fmt::format("strategy '{}' is not built: {}", name, unbuilt.reason));
     const Strategy *strategy = find_strategy(name);
     if (strategy == nullptr || strategy->injected)
-      throw InputError(fmt::format("unknown strategy '{}' (known: {})", name, known_names(false)));
+      throw InputError(fmt::format("unknown strategy '{}' (known: {}, or all)", name, known_names(false)));
     add(*strategy);
   }
   for (const std::string &name : inject) {

@@ -56,6 +56,9 @@ struct Strategy {
   std::string name;
   std::string description; // one line: what it computes and what it supports
   bool injected = false;
+  /// Whether it runs when no --strategies list is given. A strategy too dear for every default campaign (a whole
+  /// framework per case) says false and runs when named or with `--strategies all`.
+  bool in_default_set = true;
   /// The problems it can compute at all.
   Support supports;
   /// Why `direction` cannot run on a problem inside `supports` ("" or a null function: it can), such as a
@@ -88,13 +91,28 @@ std::vector<const Strategy *> registered_strategies();
 /// The registered strategy called `name`, or nullptr.
 const Strategy *find_strategy(const std::string &name);
 
-/// Real (not injected) strategies selected by a comma-separated list ("" means all real ones) plus the
-/// injected ones named in `inject`; throws InputError naming an unknown or misplaced name.
+/// Real (not injected) strategies selected by a comma-separated list ("" means the default set, "all" every real
+/// one) plus the injected ones named in `inject`; throws InputError naming an unknown, unbuilt or misplaced name.
 std::vector<Strategy> select_strategies(const std::string &names, const std::vector<std::string> &inject);
 
 /// File-static registration token.
 struct Registration {
   explicit Registration(Strategy strategy);
+};
+
+/// A strategy this build does not have, and why (its library was not found when convcheck was configured).
+struct UnbuiltStrategy {
+  std::string name;
+  std::string reason; ///< "libtorch was not found when convcheck was configured (find_package(Torch))"
+};
+
+/// Every strategy left out of this build, sorted by name.
+std::vector<UnbuiltStrategy> unbuilt_strategies();
+
+/// File-static token of a strategy left out of the build: `convcheck strategies` lists it with the reason, and
+/// naming it is an error that gives the reason.
+struct UnbuiltRegistration {
+  explicit UnbuiltRegistration(UnbuiltStrategy unbuilt);
 };
 
 } // namespace convcheck

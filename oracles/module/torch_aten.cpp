@@ -1,0 +1,240 @@
+// The ATen side of the torch strategies (oracles/torch.cpp): a shared module linking libtorch 1.13 and nothing of
+// convcheck (oracles/support/torch_module.hpp says why), loaded on first use.
+//
+// What ATen is asked, per direction, with no bias and no autograd (c10::InferenceMode):
+//   output      at::convolution(data, weight, {}, stride, padding, dilation, transposed=false, output_padding=0, groups)
+//   grad_data   at::convolution_backward(grad_output, data, weight, {}, ..., output_mask={true, true, false})[0]
+//   grad_weight                                                                                   ...[1]
+// These are the ops torch.nn.functional.conv*d and its autograd formula call; ATen then picks a CPU backend
+// (at::native::select_conv_backend, aten/src/ATen/native/Convolution.cpp): Mkldnn (oneDNN through ideep) for most
+// float32 problems, else Slow2d / SlowDilated2d / Slow3d / SlowDilated3d (im2col / vol2col and BLAS), 1-D problems
+// as 2-D with a unit height. A deconvolution op would call the same two functions with transposed = true and
+// output_padding, which ATen routes to MkldnnTranspose / SlowTranspose2d / SlowTranspose3d.
+//
+// Padding: ATen takes one padding per axis, the same at both ends, and refuses negative padding ("negative padding
+// is not supported"). Each axis gets ATen padding p = min(max(pad_begin, 0), max(pad_end, 0)); the rest goes to
+// at::constant_pad_nd on the input first, as a PyTorch user writes F.pad before the conv: the positive rest
+// (one-sided padding) in one call, then the crops (negative padding) in a second one, which also covers a crop
+// reaching past the input into the padding of the other end. Gradients come back through the same two calls with
+// the amounts negated, in reverse order (zero-filling what was cropped, then slicing off the added zeros).
+//
+// Layouts: channels-last data (NWC, NHWC, NDHWC) reaches ATen as a channels-last tensor (memory format ChannelsLast,
+// ChannelsLast3d, or NWC strides for 1-D, which ATen's 1-D-as-2-D view turns into ChannelsLast), and so does
+// grad_output; ATen's weights are OIHW whatever their memory format, so an OHWI weight is a channels-last weight
+// (which alone sends the mkldnn backend down its channels-last path) and an HWIO one, which ATen has no memory
+// format for, is handed over as OIHW.
+//
+// Threads: the module sets ATen's intra-op threads to 1 when it is loaded. convcheck loads it in the campaign's
+// process before forking workers (Strategy::warm_up), so every worker inherits one thread per ATen op; with its
+// OpenMP backend ATen then never opens a parallel region (at::parallel_for runs inline when get_num_threads() is 1),
+// so no OpenMP team exists at fork time.
+
+#include <ATen/Context.h>
+#include <ATen/Parallel.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/native/ConvUtils.h>
+#include <ATen/ops/constant_pad_nd.h>
+#include <ATen/ops/convolution.h>
+#include <ATen/ops/convolution_backward.h>
+#include <ATen/ops/from_blob.h>
+#include <c10/core/InferenceMode.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "oracles/support/torch_module.hpp"
+
+namespace {
+
+using convcheck::torch_module::Conv;
+using convcheck::torch_module::Results;
+
+[[maybe_unused]] const bool single_threaded = [] {
+  at::set_num_threads(1);
+  return true;
+}();
+
+/// While alive, ATen's mkldnn backend is on or off as asked (it is a process-wide switch, torch.backends.mkldnn).
+class MkldnnSwitch {
+public:
+  explicit MkldnnSwitch(bool enabled) : previous_(at::globalContext().userEnabledMkldnn()) {
+    at::globalContext().setUserEnabledMkldnn(enabled);
+  }
+  ~MkldnnSwitch() { at::globalContext().setUserEnabledMkldnn(previous_); }
+  MkldnnSwitch(const MkldnnSwitch &) = delete;
+  MkldnnSwitch &operator=(const MkldnnSwitch &) = delete;
+
+private:
+  bool previous_;
+};
+
+using Dims = std::vector<int64_t>;
+
+/// The geometry ATen is called with, after the input went through constant_pad_nd.
+struct Geometry {
+  Dims data, weight, output, stride, padding, dilation, output_padding;
+  /// constant_pad_nd's amounts (innermost axis first, begin and end per axis): one-sided padding, then crops.
+  Dims pads, crops;
+};
+
+bool any_nonzero(const Dims &amounts) {
+  return std::any_of(amounts.begin(), amounts.end(), [](int64_t amount) { return amount != 0; });
+}
+
+Dims negated(Dims amounts) {
+  for (int64_t &amount : amounts) amount = -amount;
+  return amounts;
+}
+
+Geometry geometry_of(const Conv &c) {
+  Geometry g;
+  g.data = {c.batch, c.in_channels};
+  g.weight = {c.out_channels, c.in_channels / c.groups};
+  g.output = {c.batch, c.out_channels};
+  for (int64_t axis = 0; axis < c.ndims; ++axis) {
+    const int64_t extent = c.dilation[axis] * (c.kernel[axis] - 1) + 1;
+    g.data.push_back(c.in[axis]);
+    g.weight.push_back(c.kernel[axis]);
+    g.output.push_back((c.in[axis] + c.pad_begin[axis] + c.pad_end[axis] - extent) / c.stride[axis] + 1);
+    g.stride.push_back(c.stride[axis]);
+    g.padding.push_back(std::min(std::max<int64_t>(c.pad_begin[axis], 0), std::max<int64_t>(c.pad_end[axis], 0)));
+    g.dilation.push_back(c.dilation[axis]);
+    g.output_padding.push_back(0);
+  }
+  for (int64_t axis = c.ndims - 1; axis >= 0; --axis) {
+    const int64_t padding = g.padding[static_cast<size_t>(axis)];
+    for (int64_t amount : {c.pad_begin[axis], c.pad_end[axis]}) {
+      g.pads.push_back(std::max<int64_t>(amount, 0) - padding);
+      g.crops.push_back(std::min<int64_t>(amount, 0));
+    }
+  }
+  return g;
+}
+
+/// `tensor` (contiguous, canonical) with the strides of the layout the case asks for.
+at::Tensor in_layout(const at::Tensor &tensor, bool channels_last) {
+  if (!channels_last) return tensor;
+  switch (tensor.dim()) {
+  case 4: return tensor.contiguous(at::MemoryFormat::ChannelsLast);
+  case 5: return tensor.contiguous(at::MemoryFormat::ChannelsLast3d);
+  default: return tensor.permute({0, 2, 1}).contiguous().permute({0, 2, 1}); // NWC / OWI strides
+  }
+}
+
+at::Tensor wrap(const void *buffer, const Dims &shape, bool float64) {
+  return at::from_blob(const_cast<void *>(buffer), shape, at::TensorOptions().dtype(float64 ? at::kDouble : at::kFloat));
+}
+
+/// The tensors ATen is called with.
+struct Inputs {
+  Geometry geometry;
+  at::Tensor data, weight, grad_output;
+};
+
+Inputs inputs_of(const Conv &c) {
+  Inputs in{geometry_of(c), {}, {}, {}};
+  const Geometry &g = in.geometry;
+  in.data = wrap(c.data, g.data, c.float64);
+  if (any_nonzero(g.pads)) in.data = at::constant_pad_nd(in.data, g.pads);
+  if (any_nonzero(g.crops)) in.data = at::constant_pad_nd(in.data, g.crops);
+  in.data = in_layout(in.data.contiguous(), c.channels_last);
+  in.weight = in_layout(wrap(c.weight, g.weight, c.float64), c.weight_channels_last);
+  if (c.grad_output != nullptr) in.grad_output = in_layout(wrap(c.grad_output, g.output, c.float64), c.channels_last);
+  return in;
+}
+
+void copy_message(const std::exception &error, char *out, size_t size) {
+  const auto *c10_error = dynamic_cast<const c10::Error *>(&error);
+  const std::string text = c10_error != nullptr ? c10_error->what_without_backtrace() : error.what();
+  std::snprintf(out, size, "%s", text.substr(0, text.find('\n')).c_str());
+}
+
+const char *backend_name(at::native::ConvBackend backend) {
+  using at::native::ConvBackend;
+  switch (backend) {
+  case ConvBackend::CudaDepthwise2d: return "CudaDepthwise2d";
+  case ConvBackend::CudaDepthwise3d: return "CudaDepthwise3d";
+  case ConvBackend::Cudnn: return "Cudnn";
+  case ConvBackend::CudnnTranspose: return "CudnnTranspose";
+  case ConvBackend::Empty: return "Empty";
+  case ConvBackend::Miopen: return "Miopen";
+  case ConvBackend::MiopenDepthwise: return "MiopenDepthwise";
+  case ConvBackend::MiopenTranspose: return "MiopenTranspose";
+  case ConvBackend::Mkldnn: return "Mkldnn";
+  case ConvBackend::MkldnnEmpty: return "MkldnnEmpty";
+  case ConvBackend::NnpackSpatial: return "NnpackSpatial";
+  case ConvBackend::Overrideable: return "Overrideable";
+  case ConvBackend::Slow2d: return "Slow2d";
+  case ConvBackend::Slow3d: return "Slow3d";
+  case ConvBackend::SlowDilated2d: return "SlowDilated2d";
+  case ConvBackend::SlowDilated3d: return "SlowDilated3d";
+  case ConvBackend::SlowTranspose2d: return "SlowTranspose2d";
+  case ConvBackend::SlowTranspose3d: return "SlowTranspose3d";
+  case ConvBackend::Winograd3x3Depthwise: return "Winograd3x3Depthwise";
+  case ConvBackend::Xnnpack2d: return "Xnnpack2d";
+  case ConvBackend::Mps: return "Mps";
+  case ConvBackend::MpsTranspose: return "MpsTranspose";
+  }
+  return "unknown";
+}
+
+} // namespace
+
+extern "C" void convcheck_torch_run(const Conv &c, Results &results) {
+  const c10::InferenceMode no_autograd;
+  const MkldnnSwitch mkldnn(c.mkldnn);
+  Inputs in;
+  try {
+    in = inputs_of(c);
+  } catch (const std::exception &error) {
+    copy_message(error, results.forward_error, sizeof results.forward_error);
+    copy_message(error, results.backward_error, sizeof results.backward_error);
+    return;
+  }
+  const Geometry &g = in.geometry;
+  if (results.output != nullptr) try {
+      const at::Tensor output = at::convolution(in.data, in.weight, c10::nullopt, g.stride, g.padding, g.dilation,
+                                                /*transposed=*/false, g.output_padding, c.groups);
+      wrap(results.output, g.output, c.float64).copy_(output);
+    } catch (const std::exception &error) {
+      copy_message(error, results.forward_error, sizeof results.forward_error);
+    }
+  if (results.grad_data == nullptr && results.grad_weight == nullptr) return;
+  try {
+    const auto [grad_input, grad_weight, grad_bias] = at::convolution_backward(
+        in.grad_output, in.data, in.weight, c10::nullopt, g.stride, g.padding, g.dilation, /*transposed=*/false,
+        g.output_padding, c.groups, {results.grad_data != nullptr, results.grad_weight != nullptr, false});
+    if (results.grad_data != nullptr) {
+      at::Tensor grad_data = grad_input;
+      if (any_nonzero(g.crops)) grad_data = at::constant_pad_nd(grad_data, negated(g.crops));
+      if (any_nonzero(g.pads)) grad_data = at::constant_pad_nd(grad_data, negated(g.pads));
+      wrap(results.grad_data, g.data, c.float64).copy_(grad_data);
+    }
+    if (results.grad_weight != nullptr) wrap(results.grad_weight, g.weight, c.float64).copy_(grad_weight);
+  } catch (const std::exception &error) {
+    copy_message(error, results.backward_error, sizeof results.backward_error);
+  }
+}
+
+// at::native::select_conv_backend's public overload (ConvUtils.h) is the selection at::convolution makes, 1-D
+// problems viewed as 2-D included; convolution_backward selects with need_backward = true, which on the CPU changes
+// only whether Xnnpack2d may be taken, and that only in mobile builds. So one name holds for all three directions.
+extern "C" void convcheck_torch_backend(const Conv &c, char *name, size_t size) {
+  try {
+    const c10::InferenceMode no_autograd;
+    const MkldnnSwitch mkldnn(c.mkldnn);
+    const Inputs in = inputs_of(c);
+    const Geometry &g = in.geometry;
+    const at::native::ConvBackend backend =
+        at::native::select_conv_backend(in.data, in.weight, c10::nullopt, g.stride, g.padding, g.dilation,
+                                        /*transposed=*/false, g.output_padding, c.groups);
+    std::snprintf(name, size, "%s", backend_name(backend));
+  } catch (const std::exception &error) {
+    char message[400];
+    copy_message(error, message, sizeof message);
+    std::snprintf(name, size, "none: %s", message);
+  }
+}

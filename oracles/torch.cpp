@@ -1,0 +1,197 @@
+// `torch` and `torch_native`: PyTorch's ATen (Debian's libtorch 1.13) in process, every direction, every rank,
+// float32 and float64 (ATen's CPU convolutions; it has no mixed formats), in the case's layouts, crops included.
+// `torch` lets ATen pick its backend as it does for any PyTorch user (Mkldnn, that is oneDNN through ideep, for most
+// float32 problems); `torch_native` switches the mkldnn backend off for the call (torch.backends.mkldnn.enabled =
+// False), so ATen's own im2col / vol2col and BLAS paths (Slow2d, SlowDilated2d, Slow3d, SlowDilated3d) are under test
+// too. What ATen is called with, and how padding, crops, layouts and threads are handled, is in the module that calls
+// it, oracles/module/torch_aten.cpp; this file declares the strategies and loads that module on first use
+// (oracles/support/torch_module.hpp says why it is a module of its own).
+//
+// Both are off by default (Strategy::in_default_set): ATen's per-op overhead makes a case cost several times what all
+// default strategies together cost (docs/performance.md, "libtorch and XNNPACK"); `--strategies all` or naming them
+// runs them.
+
+#include "core/run/strategy.hpp"
+
+#ifdef CONVCHECK_TORCH_MODULE
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/numerics/fill.hpp"
+#include "core/problem/descriptor.hpp"
+#include "oracles/support/torch_module.hpp"
+
+namespace convcheck {
+
+namespace {
+
+/// The module's entry points, or why there are none.
+struct Module {
+  torch_module::RunFunction run = nullptr;
+  torch_module::BackendFunction backend = nullptr;
+  std::string error;
+};
+
+/// Loads the module once per process (thread-safe). The campaign does it in its warm-up, before forking workers,
+/// so that they inherit libtorch loaded and initialised instead of each paying seconds for it.
+const Module &module() {
+  static const Module loaded = [] {
+    Module m;
+    void *handle = dlopen(CONVCHECK_TORCH_MODULE, RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      m.error = fmt::format("cannot load the torch module {}: {}", CONVCHECK_TORCH_MODULE, dlerror());
+      return m;
+    }
+    m.run = reinterpret_cast<torch_module::RunFunction>(dlsym(handle, torch_module::run_symbol));
+    m.backend = reinterpret_cast<torch_module::BackendFunction>(dlsym(handle, torch_module::backend_symbol));
+    if (m.run == nullptr || m.backend == nullptr)
+      m.error = fmt::format("the torch module {} lacks its entry points", CONVCHECK_TORCH_MODULE);
+    return m;
+  }();
+  return loaded;
+}
+
+void *raw(const Tensor &tensor) {
+  return visit_typed(tensor, [](const auto *data) { return const_cast<void *>(static_cast<const void *>(data)); });
+}
+
+/// The case for the module, pointing at the case's inputs.
+torch_module::Conv conv_of(const Case &c, bool mkldnn) {
+  const Problem &p = c.problem;
+  torch_module::Conv conv;
+  conv.ndims = p.ndims;
+  conv.float64 = p.precision.src == DType::float64;
+  conv.channels_last = p.data_layout == DataLayout::nxc;
+  conv.weight_channels_last = p.weight_layout == WeightLayout::oxi;
+  conv.mkldnn = mkldnn;
+  conv.batch = p.batch, conv.groups = p.groups, conv.in_channels = p.in_channels, conv.out_channels = p.out_channels;
+  for (int64_t i = 0; i < p.ndims; ++i) {
+    const SpatialAxis &axis = p.axes[static_cast<size_t>(p.first_axis() + i)];
+    conv.in[i] = axis.in, conv.kernel[i] = axis.kernel, conv.stride[i] = axis.stride;
+    conv.dilation[i] = axis.dilation, conv.pad_begin[i] = axis.pad_begin, conv.pad_end[i] = axis.pad_end;
+  }
+  conv.data = raw(c[Role::data]), conv.weight = raw(c[Role::weight]), conv.grad_output = raw(c[Role::grad_output]);
+  return conv;
+}
+
+/// ATen's name for the backend it selects for `c` ("Mkldnn", "Slow2d", ...; "none: why" when it selects none).
+std::string backend_name(const Module &m, const Case &c, bool mkldnn) {
+  char name[512];
+  m.backend(conv_of(c, mkldnn), name, sizeof name);
+  return name;
+}
+
+/// Why torch's weight gradient of `c` is held back ("" when it runs). ATen's Mkldnn backend computes the weight
+/// gradient of a strided 1x1 conv held channels-last (input or weight) with oneDNN 2.6's jit_1x1 backward-weights
+/// kernel (jit_1x1:avx2 here, ONEDNN_VERBOSE), which, with fewer input channels than its channel block (8 on AVX2,
+/// measured; 16 on AVX-512), writes past the end of the scratchpad it asks for: 256 bytes on
+/// mb2ic4ih12iw6oc5kh1kw1sw2_nhwc with one thread, into the other thread's part with two (wrong values then). In a
+/// worker that is heap corruption which aborts or crashes it a few cases later, or hangs it in oneDNN's primitive
+/// cache. oneDNN issue #6035 (open) describes the same overflow; docs/findings.md has the standalone reproducers.
+/// Not run at all: run and discarded, it would still corrupt the heap. Forward and data gradient still run.
+std::string broken_weight_gradient(const Module &m, const Case &c, bool mkldnn) {
+  const Problem &p = c.problem;
+  if (!mkldnn || p.precision.src != DType::float32 || p.in_channels_per_group() >= 16) return "";
+  if (p.data_layout != DataLayout::nxc && p.weight_layout != WeightLayout::oxi) return "";
+  const auto unit = [](const SpatialAxis &axis) { return axis.kernel == 1; };
+  const auto strided = [](const SpatialAxis &axis) { return axis.stride > 1; };
+  if (!std::all_of(p.axes.begin(), p.axes.end(), unit) || !std::any_of(p.axes.begin(), p.axes.end(), strided))
+    return "";
+  if (backend_name(m, c, mkldnn) != "Mkldnn") return "";
+  return "ATen's Mkldnn weight gradient of a strided 1x1 conv with under 16 input channels per group in "
+         "channels-last memory runs oneDNN 2.6's jit_1x1 backward-weights kernel, which writes past its scratchpad "
+         "(heap corruption; oneDNN issue #6035)";
+}
+
+RunResults run_torch(const Case &c, bool mkldnn) {
+  RunResults runs;
+  const Module &m = module();
+  if (!m.error.empty()) {
+    for (const DirectionInfo &each : directions(c.problem.op)) runs[each.direction].error = m.error;
+    return runs;
+  }
+  const Problem &p = c.problem;
+  const DType dtype = c[Role::data].dtype();
+  Tensor output = Tensor::uninitialized(dtype, p.output_shape());
+  Tensor grad_data = Tensor::uninitialized(dtype, p.data_shape());
+  Tensor grad_weight = Tensor::uninitialized(dtype, p.weight_shape());
+  runs[Direction::grad_weight].skipped = broken_weight_gradient(m, c, mkldnn);
+  torch_module::Results results;
+  results.output = raw(output), results.grad_data = raw(grad_data);
+  results.grad_weight = runs[Direction::grad_weight].skipped.empty() ? raw(grad_weight) : nullptr;
+  m.run(conv_of(c, mkldnn), results);
+  const auto settle = [&](Direction direction, Tensor &result, const char *error, const char *function) {
+    if (!runs[direction].skipped.empty()) return;
+    if (*error != '\0') runs[direction].error = fmt::format("threw: {}: {}", function, error);
+    else runs[direction].result = std::move(result);
+  };
+  settle(Direction::output, output, results.forward_error, "at::convolution");
+  settle(Direction::grad_data, grad_data, results.backward_error, "at::convolution_backward");
+  settle(Direction::grad_weight, grad_weight, results.backward_error, "at::convolution_backward");
+  return runs;
+}
+
+/// ATen's backend for the problem, the same for every direction on the CPU (torch_aten.cpp says why).
+std::string backend_of(const Case &c, bool mkldnn) {
+  const Module &m = module();
+  if (!m.error.empty()) return "none: " + m.error;
+  return fmt::format("ATen {} (at::native::select_conv_backend{}{})", backend_name(m, c, mkldnn),
+                     mkldnn ? "" : ", mkldnn off", c.problem.data_layout == DataLayout::nxc ? ", channels-last input" : "");
+}
+
+/// Loads the module and runs a small case both ways, so that libtorch's one-time work (its ~290 libraries and
+/// static initialisers, oneDNN's engine and GEMM kernels, OpenBLAS) is done once, in the campaign's process.
+void warm_up() {
+  const Case c = make_case(parse_descriptor("mb1ic4ih6iw6oc4kh3kw3pt1pl1_nhwc"), FillMode::normal, 0, 0);
+  run_torch(c, true);
+  run_torch(c, false);
+}
+
+/// One ATen strategy: the mkldnn backend allowed or not.
+Strategy aten_strategy(std::string name, std::string description, bool mkldnn) {
+  return {
+      .name = std::move(name),
+      .description = std::move(description),
+      .in_default_set = false,
+      .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+      .run_case = [mkldnn](const Case &c) { return run_torch(c, mkldnn); },
+      .warm_up = warm_up,
+      .implementation = [mkldnn](const Case &c, Direction) { return backend_of(c, mkldnn); },
+  };
+}
+
+const Registration torch{aten_strategy(
+    "torch",
+    "PyTorch's ATen (libtorch 1.13) at::convolution / at::convolution_backward, ATen choosing its backend (Mkldnn for "
+    "most float32 problems, else its im2col/vol2col paths); 1-D, 2-D, 3-D, float32 and float64, channels-last memory "
+    "format for NWC/NHWC/NDHWC and OHWI weights; asymmetric padding and crops through constant_pad_nd; off by default",
+    /*mkldnn=*/true)};
+
+const Registration torch_native{aten_strategy(
+    "torch_native",
+    "the same with ATen's mkldnn backend switched off (setUserEnabledMkldnn(false)): ATen's own Slow2d, "
+    "SlowDilated2d, Slow3d and SlowDilated3d (im2col/vol2col and BLAS); off by default",
+    /*mkldnn=*/false)};
+
+} // namespace
+
+} // namespace convcheck
+
+#else // built without libtorch
+
+namespace convcheck {
+namespace {
+constexpr const char *without_libtorch =
+    "libtorch was not found when convcheck was configured (find_package(Torch): install libtorch-dev, reconfigure)";
+const UnbuiltRegistration torch{{"torch", without_libtorch}};
+const UnbuiltRegistration torch_native{{"torch_native", without_libtorch}};
+} // namespace
+} // namespace convcheck
+
+#endif

@@ -1,0 +1,115 @@
+// The torch strategies (ATen through libtorch): the edge configs of every rank, crops included, bit for bit in exact
+// fill and within the bound in normal fill; torch_native really runs off oneDNN; problems ATen cannot hold are
+// skipped with the reason. Skipped as a whole where this build has no libtorch.
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/numerics/case.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/run/strategy.hpp"
+#include "tests/oracles/edge_configs.hpp"
+
+namespace convcheck {
+namespace {
+
+class Torch : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (find_strategy("torch") == nullptr) GTEST_SKIP() << "built without libtorch";
+  }
+
+  static std::string backend(const std::string &strategy, const std::string &descriptor) {
+    const Case conv_case = make_case(parse_descriptor(descriptor), FillMode::exact, 7, 3);
+    return find_strategy(strategy)->implementation(conv_case, Direction::output);
+  }
+};
+
+const std::string held_back = "grad_weight skipped: ATen's Mkldnn weight gradient of a strided 1x1 conv with under 16 "
+                              "input channels per group in channels-last memory runs oneDNN 2.6's jit_1x1 "
+                              "backward-weights kernel, which writes past its scratchpad (heap corruption; oneDNN issue "
+                              "#6035)";
+
+// The edge configs of the rank, crops included, in both fills: every direction agrees, but for the weight gradients
+// torch holds back from oneDNN's broken kernel (the strided 1x1 channels-last configs), and only those.
+void expect_torch_agrees_on_edge_configs(int64_t ndims) {
+  for (const auto &edge : testing::edge_configs(ndims, /*crops=*/true))
+    for (FillMode fill : {FillMode::exact, FillMode::normal})
+      for (const std::string &problem : testing::disagreements("torch", edge.descriptor, fill))
+        EXPECT_EQ(problem, held_back) << edge.name << " " << edge.descriptor << " " << to_string(fill);
+}
+
+TEST_F(Torch, AgreesWithReferenceOnEdgeConfigs1D) { expect_torch_agrees_on_edge_configs(1); }
+TEST_F(Torch, AgreesWithReferenceOnEdgeConfigs2D) { expect_torch_agrees_on_edge_configs(2); }
+TEST_F(Torch, AgreesWithReferenceOnEdgeConfigs3D) { expect_torch_agrees_on_edge_configs(3); }
+TEST_F(Torch, NativeAgreesWithReferenceOnEdgeConfigs1D) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("torch_native", 1, true); }
+TEST_F(Torch, NativeAgreesWithReferenceOnEdgeConfigs2D) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("torch_native", 2, true); }
+TEST_F(Torch, NativeAgreesWithReferenceOnEdgeConfigs3D) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("torch_native", 3, true); }
+
+// Padding ATen does not take directly: one-sided, and a crop reaching past the input into the other end's padding
+// (size 1 cropped by 2 at the beginning, padded by 4 at the end: every output reads padding only).
+TEST_F(Torch, AgreesWhereACropReachesPastTheInput) {
+  for (const char *strategy : {"torch", "torch_native"})
+    for (const char *descriptor : {"mb2ic2iw1oc3kw2pl-2pr4", "mb1ic2ih3iw2oc2kh2kw2pt-1pb2pl3pr-3_nhwc",
+                                   "mb1ic1id2ih2iw2oc1kd1kh1kw1pfr-2pbk1_ndhwc"})
+      for (FillMode fill : {FillMode::exact, FillMode::normal}) {
+        const auto problems = testing::disagreements(strategy, descriptor, fill);
+        EXPECT_TRUE(problems.empty()) << strategy << " " << descriptor << ": " << problems.front();
+      }
+}
+
+// torch lets ATen choose, and it chooses oneDNN (Mkldnn) for float32 problems like these; torch_native runs ATen's
+// own paths on the same problems. float64 never goes to oneDNN.
+TEST_F(Torch, NativeRunsOffOneDnnWhereTorchRunsOnIt) {
+  EXPECT_EQ(backend("torch", "g2mb2ic4ih6iw5oc6kh3kw3pt1"),
+            "ATen Mkldnn (at::native::select_conv_backend)");
+  EXPECT_EQ(backend("torch_native", "g2mb2ic4ih6iw5oc6kh3kw3pt1"),
+            "ATen Slow2d (at::native::select_conv_backend, mkldnn off)");
+  EXPECT_EQ(backend("torch", "g2mb2ic4ih6iw5oc6kh3kw3dlh2pt1_nhwc"),
+            "ATen Mkldnn (at::native::select_conv_backend, channels-last input)");
+  EXPECT_EQ(backend("torch_native", "g2mb2ic4ih6iw5oc6kh3kw3dlh2pt1_nhwc"),
+            "ATen SlowDilated2d (at::native::select_conv_backend, mkldnn off, channels-last input)");
+  EXPECT_EQ(backend("torch_native", "mb2ic2id3ih4iw4oc2kd2kh2kw2"),
+            "ATen Slow3d (at::native::select_conv_backend, mkldnn off)");
+  EXPECT_EQ(backend("torch", "g2mb2ic4ih6iw5oc6kh3kw3pt1_f64"), "ATen Slow2d (at::native::select_conv_backend)");
+}
+
+// oneDNN 2.6's jit_1x1 backward-weights kernel writes past its scratchpad on a strided 1x1 conv with few input
+// channels held channels-last (torch.cpp, broken_weight_gradient): torch holds that weight gradient back, computes the
+// rest, and torch_native, off oneDNN, computes all three. With 16 input channels per group the kernel is right.
+TEST_F(Torch, HoldsBackTheWeightGradientOneDnnCorrupts) {
+  const std::string held = "mb2ic4ih12iw6oc5kh1kw1sw2_nhwc";
+  for (FillMode fill : {FillMode::exact, FillMode::normal}) {
+    const Case conv_case = make_case(parse_descriptor(held), fill, 7, 3);
+    const RunResults runs = find_strategy("torch")->run_case(conv_case);
+    EXPECT_EQ("grad_weight skipped: " + runs.at(Direction::grad_weight).skipped, held_back);
+    EXPECT_TRUE(runs.at(Direction::grad_weight).result.empty());
+    EXPECT_TRUE(testing::disagreements("torch", held, fill, /*allow_skips=*/true).empty());
+    EXPECT_TRUE(testing::disagreements("torch_native", held, fill).empty());
+    EXPECT_TRUE(testing::disagreements("torch", "mb2ic16ih12iw6oc5kh1kw1sw2_nhwc", fill).empty());
+    EXPECT_TRUE(testing::disagreements("torch", "mb2ic4ih12iw6oc5kh1kw1sw2", fill).empty()); // channels first
+  }
+}
+
+TEST_F(Torch, SkipsMixedFormatsWithAReason) {
+  const Problem mixed = parse_descriptor("mb1ic2ih4iw4oc2kh2kw2_f32:f32:f32:f64");
+  for (const char *strategy : {"torch", "torch_native"})
+    EXPECT_EQ(find_strategy(strategy)->unsupported_reason(mixed, Direction::output),
+              "mixed formats float32:float32:float32:float64 are not supported (one of: float32, float64)");
+}
+
+TEST_F(Torch, IsOffByDefaultAndOnWithAll) {
+  const auto has = [](const std::vector<Strategy> &selected, const std::string &name) {
+    for (const Strategy &strategy : selected)
+      if (strategy.name == name) return true;
+    return false;
+  };
+  EXPECT_FALSE(has(select_strategies("", {}), "torch"));
+  EXPECT_FALSE(has(select_strategies("", {}), "torch_native"));
+  EXPECT_TRUE(has(select_strategies("all", {}), "torch"));
+  EXPECT_TRUE(has(select_strategies("all", {}), "torch_native"));
+}
+
+} // namespace
+} // namespace convcheck
