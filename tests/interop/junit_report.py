@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 """The JUnit report parses as XML and says what a CI dashboard needs.   usage: junit_report.py CONVCHECK WORKDIR"""
+import re
 import os
 import subprocess
 import sys
@@ -17,6 +18,6 @@ assert int(suite.get("tests")) == 9 == len(cases), suite.attrib
 assert int(suite.get("failures")) == 3, suite.attrib
 failure = cases[("pad_order", "output")].find("failure")
 assert failure is not None and "repro: convcheck repro " in failure.text, failure.text
-assert "shrunk to mb1ic1ih1iw1oc1kh1kw1p" in failure.text, failure.text
+assert re.search(r"shrunk to mb1ic1ih1iw[12]oc1kh1kw1p[bl]-?1", failure.text), failure.text
 assert cases[("naive", "grad_weight")].find("failure") is None
 print("junit report: 1 passed, 0 failed")
