@@ -44,6 +44,6 @@ PY
 
 echo "mode       cases   wall s    run s  cases/s  (run) cases/s"
 for ((round = 0; round < repeat; ++round)); do
-  run per-case "$per_case" --external "torch=$adapter" --external-case-format 2
-  run server "$server" --external-server "torch=$adapter --server"
+  run per-case "$per_case" --external "pytorch=$adapter" --external-case-format 2
+  run server "$server" --external-server "pytorch=$adapter --server"
 done

@@ -11,8 +11,8 @@ if ! /usr/bin/python3 -c "import torch, h5py" 2>/dev/null; then
 fi
 adapter="/usr/bin/python3 $source_dir/oracles/external/torch_conv.py"
 case $mode in
-  per-case) external=(--external "torch=$adapter" --external-case-format 2) ;;
-  server) external=(--external-server "torch=$adapter --server") ;;
+  per-case) external=(--external "pytorch=$adapter" --external-case-format 2) ;;
+  server) external=(--external-server "pytorch=$adapter --server") ;;
   *) echo "torch_fuzz.sh: mode '$mode' is not per-case or server" >&2; exit 2 ;;
 esac
 rm -rf "$workdir" && mkdir -p "$workdir"
@@ -21,7 +21,7 @@ rm -rf "$workdir" && mkdir -p "$workdir"
 /usr/bin/python3 - "$workdir/report.json" "$cases" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
-torch = report["strategies"]["torch"]
+torch = report["strategies"]["pytorch"]
 assert report["cases"] == int(sys.argv[2]), report["cases"]
 assert torch["failed"] == 0 and not report["failures"], report["failures"][:3]
 # Only weight gradients the adapter holds back (oneDNN issue 6035, see torch_conv.py) may be skipped.
