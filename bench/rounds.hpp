@@ -6,22 +6,28 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/problem/benchdnn_descriptor.hpp"
 #include "core/problem/descriptor.hpp"
 
 namespace convcheck::bench {
 
 /// The descriptors of a batch file, one a line ('#' comments and blank lines skipped).
-inline std::vector<Problem> read_configs(const char *path) {
+inline std::vector<Problem> read_configs(const char *path, bool benchdnn = false) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(std::string("cannot open ") + path);
   std::vector<Problem> configs;
-  for (std::string line; std::getline(in, line);)
-    if (line.find_first_not_of(" \t") != std::string::npos && line[line.find_first_not_of(" \t")] != '#')
+  for (std::string line; std::getline(in, line);) {
+    if (benchdnn) {
+      if (std::optional<Problem> problem = parse_benchdnn_line(line).problem) configs.push_back(*problem);
+    } else if (line.find_first_not_of(" \t") != std::string::npos && line[line.find_first_not_of(" \t")] != '#') {
       configs.push_back(parse_descriptor(line));
+    }
+  }
   if (configs.empty()) throw std::runtime_error(std::string("no configs in ") + path);
   return configs;
 }

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/rounds.hpp"
 #include "core/process/clock.hpp"
 #include "core/numerics/case.hpp"
 #include "core/run/cost_plan.hpp"
@@ -38,20 +39,6 @@
 namespace {
 
 using namespace convcheck;
-
-std::vector<Problem> read_configs(const char *path, bool benchdnn) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(std::string("cannot open ") + path);
-  std::vector<Problem> configs;
-  for (std::string line; std::getline(in, line);) {
-    if (benchdnn) {
-      if (std::optional<Problem> problem = parse_benchdnn_line(line).problem) configs.push_back(*problem);
-    } else if (line.find_first_not_of(" \t") != std::string::npos && line[line.find_first_not_of(" \t")] != '#') {
-      configs.push_back(parse_descriptor(line));
-    }
-  }
-  return configs;
-}
 
 // All three directions of one strategy, as verify_case runs them (run_case when the strategy has it), leaving out
 // what the cost plan leaves out (core/run/cost_plan.hpp) unless FULL_CHECK=1.
@@ -122,7 +109,7 @@ int main(int argc, char **argv) {
     const ReferencePath path = reference_path == "loops"  ? ReferencePath::loops
                                : reference_path == "gemm" ? ReferencePath::gemm
                                                           : ReferencePath::automatic;
-    const std::vector<Problem> configs = read_configs(argv[1], format != nullptr && std::string(format) == "benchdnn");
+    const std::vector<Problem> configs = bench::read_configs(argv[1], format != nullptr && std::string(format) == "benchdnn");
     const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
     std::vector<Strategy> strategies = select_strategies(argc > 3 ? argv[3] : "", {});
     if (const char *full = std::getenv("FULL_CHECK"); full != nullptr && std::string(full) == "1")
