@@ -18,18 +18,22 @@ namespace {
 
 int corpus_run(const std::vector<std::string> &paths, const RunOptions &run) {
   const std::vector<Strategy> real = run.selected();
-  size_t failed = 0;
+  size_t failed = 0, skipped = 0;
   std::vector<std::string> files;
   for (const std::string &path : paths)
     for (std::string &file : corpus_files(path)) files.push_back(std::move(file));
   for (const std::string &file : files) {
     const CaseFile case_file = read_untrusted_case_file(file, run.max_elements);
     const CorpusVerdict verdict = check_corpus_case(case_file, real, run.run_timeout_s());
-    fmt::print("{} {} {}\n", verdict.ok ? "ok    " : "FAILED", file, format_descriptor(case_file.conv_case.problem));
+    const bool skip = verdict.ok && !verdict.skipped.empty();
+    fmt::print("{} {} {}\n", !verdict.ok ? "FAILED " : skip ? "SKIPPED" : "ok     ", file,
+               format_descriptor(case_file.conv_case.problem));
     for (const std::string &problem : verdict.problems) fmt::print("  {}\n", problem);
+    if (skip) fmt::print("  {}\n", verdict.skipped);
     failed += !verdict.ok;
+    skipped += skip;
   }
-  fmt::print("{} passed, {} failed\n", files.size() - failed, failed);
+  fmt::print("{} passed, {} skipped, {} failed\n", files.size() - failed - skipped, skipped, failed);
   return failed ? exit_mismatch : exit_agreed;
 }
 
@@ -44,8 +48,10 @@ int corpus_list(const std::string &directory, const RunOptions &run) {
   return exit_agreed;
 }
 
-// SOURCE is a case file, or a descriptor for a hand-picked config (inputs made from seed 1, case 0).
-int corpus_add(const std::vector<std::string> &sources, const std::string &directory, const RunOptions &run) {
+// SOURCE is a case file, or a descriptor for a hand-picked config (inputs made from seed 1, case 0). `upstream`,
+// when given, marks the findings as a real library's bug tracked there (an upstream/ case).
+int corpus_add(const std::vector<std::string> &sources, const std::string &directory, const std::string &upstream,
+               const RunOptions &run) {
   for (const std::string &source : sources) {
     CaseFile case_file;
     if (source.ends_with(".h5")) {
@@ -54,6 +60,11 @@ int corpus_add(const std::vector<std::string> &sources, const std::string &direc
       const Problem config = parse_descriptor(source);
       validate(config, run.max_elements);
       case_file.conv_case = make_case(config, FillMode::mixed, 1, 0);
+    }
+    if (!upstream.empty()) {
+      if (!case_file.finding || case_file.finding->strategy.empty())
+        throw InputError(fmt::format("corpus add --upstream: {} records no finding to mark", source));
+      case_file.finding->upstream = upstream;
     }
     const std::string target = corpus_path(directory, case_file);
     if (std::filesystem::exists(target)) {
@@ -72,10 +83,14 @@ int corpus_add(const std::vector<std::string> &sources, const std::string &direc
 int corpus_command(const std::vector<std::string> &args) {
   RunOptions run;
   std::vector<std::string> words;
+  std::string upstream;
   po::options_description description(
       "convcheck corpus run DIR|CASE.h5... | list DIR | add CASE.h5|DESCRIPTOR... DIR [options]\n\n"
-      "run: every case must hold (regression: all strategies pass; mutants: the bug is still caught)");
-  description.add_options()("help", "show this help")("word", po::value(&words), "subcommand and paths");
+      "run: every case must hold (regression: all strategies pass; mutants: the bug is still caught; upstream: the\n"
+      "library's bug still shows with its hold-back lifted, else the case is skipped saying so)");
+  description.add_options()("help", "show this help")("word", po::value(&words), "subcommand and paths")(
+      "upstream", po::value(&upstream),
+      "add: the findings are a real library's bug tracked there (e.g. 'oneDNN issue #6035'): an upstream/ case");
   add_run_options(description, run);
   po::positional_options_description positional;
   positional.add("word", -1);
@@ -92,7 +107,7 @@ int corpus_command(const std::vector<std::string> &args) {
   if (action == "list") return corpus_list(words[1], run);
   if (action == "add") {
     if (words.size() < 3) throw InputError("corpus add takes CASE.h5 or DESCRIPTOR sources and a directory");
-    return corpus_add({words.begin() + 1, words.end() - 1}, words.back(), run);
+    return corpus_add({words.begin() + 1, words.end() - 1}, words.back(), upstream, run);
   }
   throw InputError(fmt::format("unknown corpus action '{}' (run, list or add)", action));
 }

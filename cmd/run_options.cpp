@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/run/held_back.hpp"
 #include "oracles/external.hpp"
 #include "oracles/external_server.hpp"
 #include "oracles/plugin.hpp"
@@ -50,6 +51,7 @@ std::vector<Strategy> RunOptions::selected() const {
   }
   if (full_check)
     for (Strategy &strategy : selected) strategy.cost_planned = false;
+  set_run_held_back(held_back);
   return selected;
 }
 
@@ -85,8 +87,11 @@ void add_run_options(po::options_description &description, RunOptions &options) 
       ("max-elements", po::value(&options.max_elements)->default_value(default_max_elements),
        "largest tensor (in elements) accepted from any input")
       ("full-check", po::bool_switch(&options.full_check),
-       "run every strategy on every case: over 1e7 multiply-adds the cost plan otherwise runs the loop strategies "
-       "on a share of cases only, and reports them skipped on the rest");
+       "run every strategy on every case: over 2e5 multiply-adds the cost plan otherwise runs the loop strategies "
+       "on a share of cases only, and reports them skipped on the rest")
+      ("run-held-back", po::bool_switch(&options.held_back),
+       "also run what strategies hold back for known library bugs (`convcheck strategies` names them); each is "
+       "then a finding again");
 }
 
 po::variables_map parse_arguments(const std::vector<std::string> &args, const po::options_description &description,

@@ -29,6 +29,7 @@ struct RunOptions {
   std::vector<std::string> plugins;          // NAME=PATH
   double case_timeout_s = 60;
   bool full_check = false; // every strategy on every case, whatever the cost plan (core/run/cost_plan.hpp) says
+  bool held_back = false;  // run what strategies hold back for known library bugs (core/run/held_back.hpp)
 
   /// How long one strategy may run on one direction of a case before it is a timeout finding: --case-timeout, but
   /// always longer than --external-timeout, so an external command's own timeout fires first and its finding
@@ -37,12 +38,13 @@ struct RunOptions {
   double run_timeout_s() const;
 
   /// The real strategies asked for, the injected ones and the external ones; throws InputError for bad names.
+  /// Also applies --run-held-back, process-wide.
   std::vector<Strategy> selected() const;
 };
 
 /// Adds --strategies, --inject, --external, --external-timeout, --external-case-format, --external-server,
 /// --external-server-max-cases, --external-server-start-timeout, --plugin, --case-timeout, --threads,
-/// --max-elements and --full-check.
+/// --max-elements, --full-check and --run-held-back.
 void add_run_options(po::options_description &description, RunOptions &options);
 
 /// Parses `args` into a variables map; throws InputError for unknown or malformed options.

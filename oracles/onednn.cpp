@@ -14,8 +14,8 @@
 // which is how frameworks call oneDNN and so selects the ungrouped kernels. The algorithm is always
 // convolution_direct: winograd (and auto, which may pick it) computes through transformed tiles whose rounding our
 // summation bound does not model. oneDNN takes negative padding only at the end of an axis and smaller than the
-// stride (refused_padding below says why); other crops are skipped, and so is the weight gradient of a crop when
-// it would run on the jit kernel that oneDNN 2.6 gets wrong there (broken_weight_gradient).
+// stride (refused_padding below says why); other crops are skipped. Two weight gradients that oneDNN 2.6 gets wrong
+// are held back (broken_weight_gradient, core/run/held_back.hpp), and every scratchpad is followed by guard bytes.
 //
 // Paths (oracles/onednn.hpp). Every fuzz case has a new shape, and oneDNN pays per shape: primitive descriptors
 // (its dispatcher runs each candidate kernel's setup until one accepts), JIT code generation for the jit kernels
@@ -33,8 +33,10 @@
 
 #include "oracles/onednn.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -49,6 +51,7 @@
 
 #include "core/problem/descriptor.hpp"
 #include "core/problem/fields.hpp"
+#include "core/run/held_back.hpp"
 #include "core/numerics/fill.hpp"
 #include "core/tensor/layout.hpp"
 
@@ -184,9 +187,17 @@ const dnnl::primitive_attr &strict_attr() {
   return attr;
 }
 
+/// A primitive wrote into the guard bytes after its scratchpad: a finding for that direction alone.
+struct ScratchpadOverflow : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// What a thread's cases share: the stream, and one scratchpad buffer grown to the largest a primitive asked for,
 /// which saves an allocation and a free per direction. No kernel reads scratchpad it did not write: with the
 /// buffer filled with NaNs before every execution, 34k results (4,300 configs, every path) stayed bit-identical.
+/// The part a primitive asked for is followed by guard bytes, checked after it ran: a kernel that writes past its
+/// scratchpad (oneDNN 2.6's jit_1x1 weight gradient does, docs/findings.md) would otherwise land in the slack of
+/// a buffer sized for a larger primitive, where nobody sees it.
 class ThreadScratch {
 public:
   static ThreadScratch &current() {
@@ -196,30 +207,54 @@ public:
 
   dnnl::stream &stream() { return stream_; }
 
-  /// Scratch memory for `desc`, valid until the next call on this thread. A rare huge one (im2col of a large
-  /// config) gets memory of its own rather than being kept for the life of the worker.
+  /// Scratch memory for `desc`, valid until the next call on this thread, with fresh guard bytes after it. A rare
+  /// huge one (im2col of a large config) gets memory of its own rather than being kept for the life of the worker.
   memory scratchpad(const memory::desc &desc) {
     constexpr size_t largest_kept = size_t{64} << 20;
-    const size_t size = desc.get_size();
-    if (size > largest_kept) return memory(desc, cpu_engine());
-    if (size > capacity_) {
-      buffer_.reset(static_cast<std::byte *>(::operator new(size, alignment)));
-      capacity_ = size;
+    size_ = desc.get_size();
+    if (size_ > largest_kept) {
+      oversize_ = allocate(size_ + guard_bytes);
+      guarded_ = oversize_.get();
+    } else {
+      oversize_.reset();
+      if (!buffer_ || size_ > capacity_) {
+        buffer_ = allocate(size_ + guard_bytes);
+        capacity_ = size_;
+      }
+      guarded_ = buffer_.get();
     }
-    return memory(desc, cpu_engine(), buffer_.get());
+    std::memset(guarded_ + size_, guard_value, guard_bytes);
+    return memory(desc, cpu_engine(), guarded_);
+  }
+
+  /// Throws when the primitive that last ran on this thread wrote past the scratchpad it asked for.
+  void check_guard() const {
+    size_t written = guard_bytes;
+    while (written > 0 && guarded_[size_ + written - 1] == std::byte{guard_value}) --written;
+    if (written > 0)
+      throw ScratchpadOverflow(fmt::format("onednn: the primitive wrote past the {}-byte scratchpad it asked for "
+                                           "(guard bytes changed up to {} bytes past its end)",
+                                           size_, written));
   }
 
 private:
   static constexpr std::align_val_t alignment{64}; // a cache line, as oneDNN aligns the memory it allocates
+  static constexpr size_t guard_bytes = 4096;
+  static constexpr unsigned char guard_value = 0xa5;
   struct AlignedDelete {
     void operator()(std::byte *pointer) const { ::operator delete(pointer, alignment); }
   };
+  using Buffer = std::unique_ptr<std::byte, AlignedDelete>;
+  static Buffer allocate(size_t size) { return Buffer(static_cast<std::byte *>(::operator new(size, alignment))); }
 
   ThreadScratch() : stream_(cpu_engine()) {}
 
   dnnl::stream stream_;
-  std::unique_ptr<std::byte, AlignedDelete> buffer_;
+  Buffer buffer_;
   size_t capacity_ = 0;
+  Buffer oversize_;
+  std::byte *guarded_ = nullptr;
+  size_t size_ = 0;
 };
 
 /// The primitive descriptors of one case: the forward one, built once and the hint of both backward ones. The
@@ -340,10 +375,12 @@ Tensor run_direction(const Case &c, OnednnPath path, const CasePrimitives &primi
   memory computed = result_desc == wanted(result_argument) ? user_result
                                                             : memory(wanted(result_argument), cpu_engine());
   arguments[result_argument] = computed;
-  arguments[DNNL_ARG_SCRATCHPAD] = ThreadScratch::current().scratchpad(pd.scratchpad_desc());
+  ThreadScratch &scratch = ThreadScratch::current();
+  arguments[DNNL_ARG_SCRATCHPAD] = scratch.scratchpad(pd.scratchpad_desc());
   dnnl::primitive(pd).execute(stream, arguments);
   if (computed != user_result) dnnl::reorder(computed, user_result).execute(stream, computed, user_result);
   stream.wait();
+  scratch.check_guard();
   if (direction == Direction::grad_weight) {
     const WeightLayout layout = held_weight_layout(config, path);
     return layout == WeightLayout::oix ? std::move(result) : from_weight_layout(result, layout);
@@ -385,8 +422,10 @@ std::string refused_padding(const Problem &problem) {
   return "";
 }
 
-/// Why the weight gradient of `problem` is not run on `primitives` although oneDNN takes its padding ("" when it
-/// runs): oneDNN 2.6's jit backward-weights kernel (jit:avx2 here; jit_avx2_conv_bwd_weights_kernel_f32) walks the
+/// Why the weight gradient of `problem` on `path` is held back (core/run/held_back.hpp; "" when it runs). Two
+/// oneDNN 2.6 bugs, each in a kernel that writes or reads outside its memory, so neither is run and discarded:
+///
+/// 1. A crop at the end of an outer axis padded at the beginning: oneDNN 2.6's jit backward-weights kernel (jit:avx2 here; jit_avx2_conv_bwd_weights_kernel_f32) walks the
 /// output rows of an outer axis padded at the beginning in a loop of its own, ended by the kernel height and not by
 /// the output size, then counts the remaining rows from the input height (compute_oh_loop_common): right when
 /// padding_r >= 0, but a crop at the end leaves fewer output rows than that, and the kernel reads past diff_dst.
@@ -396,10 +435,26 @@ std::string refused_padding(const Problem &problem) {
 /// jit:avx2 (any_weights and blocked paths) with the height axis padded at the beginning and cropped at the end:
 /// wrong values, heap corruption ("free(): invalid next size"), SIGSEGV, SIGBUS, and once, with several OpenMP
 /// threads, a kernel that never returned. gemm, on the same problems, was right, and so were cropped width and depth
-/// axes. So only a jit kernel is held back, and it is not run at all (run and discarded, it would corrupt the heap
-/// of the worker). The depth axis is held back alike as a precaution: the avx2 kernel takes no depth padding (those
+/// axes. So only a jit kernel is held back. The depth axis is held back alike as a precaution: the avx2 kernel takes no depth padding (those
 /// cases ran on gemm), and the avx512 kernels of other machines, which do, could not be measured here.
-std::string broken_weight_gradient(const Problem &problem, const CasePrimitives &primitives) {
+///
+/// 2. oneDNN issue #6035 (docs/findings.md): the jit_1x1 weight gradient of a strided 1x1 conv whose source is
+/// channels-last (the user's layout, so not on the blocked path) with fewer input channels per group than the
+/// kernel's channel block (8 on AVX2, 16 on AVX-512) writes past the scratchpad it asks for; the guard bytes
+/// after it (ThreadScratch) catch it when this is run anyway (--run-held-back, corpus/upstream/).
+std::string broken_weight_gradient(const Problem &problem, const CasePrimitives &primitives, OnednnPath path) {
+  if (run_held_back()) return "";
+  const auto unit = [](const SpatialAxis &axis) { return axis.kernel == 1; };
+  const auto strided = [](const SpatialAxis &axis) { return axis.stride > 1; };
+  const auto &axes = problem.axes; // outer unit axes: kernel 1, stride 1
+  if (problem.data_layout == DataLayout::nxc && path != OnednnPath::blocked && problem.in_channels_per_group() < 16 &&
+      std::all_of(axes.begin(), axes.end(), unit) && std::any_of(axes.begin(), axes.end(), strided)) {
+    const std::string implementation = primitives.of(Direction::grad_weight).impl_info_str();
+    if (implementation.rfind("jit_1x1", 0) == 0)
+      return fmt::format("oneDNN 2.6's {} weight gradient of a strided 1x1 conv on channels-last source with under "
+                         "16 input channels per group writes past its scratchpad (oneDNN issue #6035)",
+                         implementation);
+  }
   for (int64_t index = problem.first_axis(); index < max_ndims - 1; ++index) {
     const SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
     if (axis.pad_begin <= 0 || axis.pad_end >= 0) continue;
@@ -418,7 +473,9 @@ const Registration registration{{
     .description = "oneDNN 2.x direct convolution primitives (CPU, 1-D, 2-D and 3-D; per case plain layouts, any "
                    "weights, or blocked layouts with reorders); float32 only: oneDNN's CPU convolution has no float64; "
                    "crops only at the end of an axis and smaller than its stride, as oneDNN's descriptor requires "
-                   "(and no jit weight gradient of one on an outer axis padded at the beginning: a oneDNN 2.6 bug)",
+                   "(and no jit weight gradient of one on an outer axis padded at the beginning: a oneDNN 2.6 bug); holds "
+                   "back the jit_1x1 weight gradient of strided 1x1 convs on channels-last with under 16 input "
+                   "channels per group (oneDNN issue #6035; --run-held-back runs both)",
     .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}, .crops = true},
     .unsupported = [](const Problem &problem, Direction) { return refused_padding(problem); },
     .run_case = [](const Case &c) { return onednn_results(c, onednn_path(c)); },
@@ -472,10 +529,12 @@ RunResults onednn_results(const Case &c, OnednnPath path) {
       const Direction direction = each.direction;
       RunResult &run = runs[direction];
       try {
-        if (direction == Direction::grad_weight) run.skipped = broken_weight_gradient(c.problem, primitives);
+        if (direction == Direction::grad_weight) run.skipped = broken_weight_gradient(c.problem, primitives, path);
         if (run.skipped.empty()) run.result = run_direction(c, path, primitives, held, direction, stream);
       } catch (const dnnl::error &error) {
         run.error = "threw: " + describe(error);
+      } catch (const ScratchpadOverflow &error) {
+        run.error = std::string("threw: ") + error.what();
       }
     }
   } catch (const dnnl::error &error) {

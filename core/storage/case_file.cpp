@@ -312,7 +312,7 @@ private:
       return H5Aexists(finding.get(), name) > 0 ? string_attribute(finding.get(), "/finding/", name) : std::string();
     };
     result.finding = FindingRecord{optional("strategy"), optional("direction"), optional("problem"),
-                                   optional("implementation"), optional("kind")};
+                                   optional("implementation"), optional("kind"), optional("upstream")};
   }
 
   std::string path_;
@@ -436,6 +436,8 @@ public:
       string_attribute(finding.get(), "problem", case_file.finding->problem);
       string_attribute(finding.get(), "implementation", case_file.finding->implementation);
       if (!case_file.finding->kind.empty()) string_attribute(finding.get(), "kind", case_file.finding->kind);
+      if (!case_file.finding->upstream.empty())
+        string_attribute(finding.get(), "upstream", case_file.finding->upstream);
     }
   }
 

@@ -33,6 +33,7 @@ struct FindingRecord {
   std::string problem;        // the diff's or the runner's one-line message
   std::string implementation; // e.g. oneDNN's impl_info_str; may be empty
   std::string kind;           // "mismatch", "crash" or "timeout" (FailureKind); empty in files from before it
+  std::string upstream;       // where the library's maintainers track this bug (corpus/upstream/); usually empty
 };
 
 struct CaseFile {

@@ -7,6 +7,7 @@
 
 #include "core/process/case_workers.hpp"
 #include "core/run/finding.hpp"
+#include "core/run/held_back.hpp"
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/run/verify.hpp"
@@ -17,6 +18,7 @@ namespace fs = std::filesystem;
 
 std::string corpus_kind(const CaseFile &case_file) {
   if (!case_file.finding) return "regression";
+  if (!case_file.finding->upstream.empty()) return "upstream";
   const Strategy *finder = find_strategy(case_file.finding->strategy);
   return finder != nullptr && finder->injected ? "mutants" : "regression";
 }
@@ -40,6 +42,30 @@ std::vector<std::string> corpus_files(const std::string &corpus_dir) {
   return files;
 }
 
+namespace {
+
+/// "" while the library strategy named in the finding still shows the upstream bug with its hold-back lifted;
+/// otherwise why the case is skipped.
+std::string check_upstream_bug(const CaseFile &case_file, const std::vector<Strategy> &real, double run_timeout_s) {
+  const FindingRecord &finding = *case_file.finding;
+  const auto library = std::find_if(real.begin(), real.end(),
+                                    [&](const Strategy &strategy) { return strategy.name == finding.strategy; });
+  if (library == real.end())
+    return fmt::format("strategy {} is not built or not selected here, so {} cannot be checked", finding.strategy,
+                       finding.upstream);
+  const Direction direction = parse_direction(finding.direction, "/finding/direction");
+  const bool was = run_held_back();
+  set_run_held_back(true);
+  const Outcome outcome = verify_case_isolated(case_file.conv_case, {*library}, run_timeout_s).at(static_cast<size_t>(direction));
+  set_run_held_back(was);
+  if (outcome.verdict == Verdict::failed) return "";
+  return fmt::format("{} {} came out {} with its hold-back lifted: the library here no longer shows {}; lift the hold-back "
+                     "and move the case to regression/",
+                     finding.strategy, finding.direction, to_string(outcome.verdict), finding.upstream);
+}
+
+} // namespace
+
 CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Strategy> &real, double run_timeout_s) {
   CorpusVerdict verdict;
   const Case &conv_case = case_file.conv_case;
@@ -56,6 +82,7 @@ CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Str
       verdict.problems.push_back(fmt::format("injected bug {} is no longer caught on {} ({})", mutant.name,
                                              to_string(direction), to_string(outcome.verdict)));
   }
+  if (corpus_kind(case_file) == "upstream") verdict.skipped = check_upstream_bug(case_file, real, run_timeout_s);
   verdict.ok = verdict.problems.empty();
   return verdict;
 }

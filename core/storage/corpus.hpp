@@ -2,7 +2,11 @@
 // The regression corpus: case files under `<dir>/<kind>/<name>.h5`.
 // - kind `regression`: must pass now, for every real strategy;
 // - kind `mutants`: kills an injected bug: must still fail for that bug (named in /finding) and pass for every
-//   real strategy, so the corpus keeps proving that convcheck can see the bug.
+//   real strategy, so the corpus keeps proving that convcheck can see the bug;
+// - kind `upstream`: a bug in a real library, tracked upstream (the finding's `upstream`), that its strategy holds
+//   back (core/run/held_back.hpp): every real strategy must pass, holding it back, and the finding's strategy
+//   must still fail with the hold-back lifted. When it passes instead, the library here no longer has the bug and
+//   the case is skipped saying so (ctest reports it skipped), as it is when that strategy is not built.
 // A name is finding_path's `<strategy>-<direction>-<hash>`, the hash covering the canonical config, strategy and
 // direction, so the same finding added twice is one file. Cases without a finding (hand-picked configs) are
 // named `edge-<hash>`.
@@ -15,7 +19,8 @@
 
 namespace convcheck {
 
-/// "mutants" when the case was saved for an injected strategy, else "regression".
+/// "upstream" when the finding names an upstream bug, "mutants" when the case was saved for an injected strategy,
+/// else "regression".
 std::string corpus_kind(const CaseFile &case_file);
 
 /// Where `case_file` belongs under `corpus_dir`.
@@ -28,6 +33,7 @@ std::vector<std::string> corpus_files(const std::string &corpus_dir);
 struct CorpusVerdict {
   bool ok = true;
   std::vector<std::string> problems; // one line each: which strategy did what it must not
+  std::string skipped;               // why the case said nothing (an upstream bug no longer shown); "" otherwise
 };
 
 /// Checks one corpus case against its kind's promise with `real` (the real strategies, plus any externals), in a

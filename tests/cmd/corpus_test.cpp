@@ -72,7 +72,7 @@ TEST_F(CorpusCli, AddDedupsListsAndRuns) {
 
   const Invocation run = convcheck("corpus run " + corpus);
   EXPECT_EQ(run.status, 0) << run.output;
-  EXPECT_NE(run.output.find("2 passed, 0 failed"), std::string::npos);
+  EXPECT_NE(run.output.find("2 passed, 0 skipped, 0 failed"), std::string::npos);
 }
 
 TEST_F(CorpusCli, RunFailsWhenAMutantIsNoLongerCaughtOrARegressionFails) {
@@ -87,6 +87,34 @@ TEST_F(CorpusCli, RunFailsWhenAMutantIsNoLongerCaughtOrARegressionFails) {
   EXPECT_NE(run.output.find("pad_order output failed"), std::string::npos) << run.output;
   EXPECT_EQ(convcheck("corpus run " + path("missing")).output,
             "convcheck: error: corpus " + path("missing") + " is not a directory\n");
+}
+
+// `corpus add --upstream` makes an upstream case, skipped, saying why, when its strategy is not there to check it.
+// (tests/core/storage/corpus_test.cpp covers a library with and without the bug; corpus/upstream/ holds oneDNN's.)
+TEST_F(CorpusCli, UpstreamCaseIsAddedListedAndSkippedWithoutItsStrategy) {
+  ASSERT_EQ(convcheck("check mb1ic1ih1iw1oc1kh1kw1pl1 --strategies naive --inject pad_order --corpus " +
+                      path("found"))
+                .status,
+            1);
+  const std::string corpus = path("corpus");
+  for (const auto &entry : fs::directory_iterator(path("found")))
+    ASSERT_EQ(convcheck("corpus add --upstream 'frameworks issue 1' " + entry.path().string() + " " + corpus).status,
+              0);
+  const Invocation list = convcheck("corpus list " + corpus);
+  EXPECT_NE(list.output.find("upstream   pad_order"), std::string::npos) << list.output;
+
+  const Invocation absent = convcheck("corpus run " + corpus + " --strategies naive");
+  EXPECT_EQ(absent.status, 0) << absent.output;
+  EXPECT_NE(absent.output.find("SKIPPED " + corpus + "/upstream/pad_order-"), std::string::npos) << absent.output;
+  EXPECT_NE(absent.output.find("strategy pad_order is not built or not selected here, so frameworks issue 1 cannot "
+                               "be checked"),
+            std::string::npos)
+      << absent.output;
+  EXPECT_NE(absent.output.find("0 passed, 3 skipped, 0 failed"), std::string::npos) << absent.output;
+
+  const Invocation edge = convcheck("corpus add --upstream 'x' mb1ic1ih1oc1kh1 " + corpus);
+  EXPECT_EQ(edge.status, 2);
+  EXPECT_EQ(edge.output, "convcheck: error: corpus add --upstream: mb1ic1ih1oc1kh1 records no finding to mark\n");
 }
 
 TEST_F(CorpusCli, TwoRunsSharingACorpusNeverLeavePartialFiles) {
