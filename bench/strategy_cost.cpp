@@ -43,7 +43,9 @@ using namespace convcheck;
 // All three directions of one strategy, as verify_case runs them (run_case when the strategy has it), leaving out
 // what the cost plan leaves out (core/run/cost_plan.hpp) unless FULL_CHECK=1.
 RunResults run_all(const Strategy &strategy, const Case &c) {
-  if (strategy.run_case) return strategy.run_case(c);
+  if (strategy.run_case)
+    return strategy.supports.refusal(c.problem).empty() && planned_out(strategy, c).empty() ? strategy.run_case(c)
+                                                                                           : RunResults{};
   RunResults runs;
   for (const DirectionInfo &each : directions(c.problem.op))
     if (strategy.unsupported_reason(c.problem, each.direction).empty() && planned_out(strategy, c).empty())
