@@ -37,7 +37,9 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -187,8 +189,8 @@ const dnnl::primitive_attr &strict_attr() {
   return attr;
 }
 
-/// A primitive wrote into the guard bytes after its scratchpad: a finding for that direction alone.
-struct ScratchpadOverflow : std::runtime_error {
+/// A primitive wrote into the guard after one of its buffers: a finding for that direction alone.
+struct OutOfBoundsWrite : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
@@ -232,7 +234,7 @@ public:
     size_t written = guard_bytes;
     while (written > 0 && guarded_[size_ + written - 1] == std::byte{guard_value}) --written;
     if (written > 0)
-      throw ScratchpadOverflow(fmt::format("onednn: the primitive wrote past the {}-byte scratchpad it asked for "
+      throw OutOfBoundsWrite(fmt::format("onednn: the primitive wrote past the {}-byte scratchpad it asked for "
                                            "(guard bytes changed up to {} bytes past its end)",
                                            size_, written));
   }
@@ -301,38 +303,79 @@ private:
   dnnl::convolution_forward::primitive_desc forward_;
 };
 
-/// A canonical input as the user hands it to oneDNN: the canonical buffer itself when the held layout is the
-/// canonical one, otherwise a permuted copy; and its reorders into the layouts the primitives chose, each made
-/// once per case however many directions read it.
+/// oneDNN memory on a buffer of ours followed by guard floats. After an input they are quiet NaNs: a kernel that
+/// reads past its end computes NaN into its result, a finding whatever lies beyond (the heap there can hold zeros,
+/// which would hide it: oneDNN 2.6's jit weight gradient of a crop reads a row past diff_dst, docs/findings.md).
+/// After a result they hold a finite pattern that no NaN or computed value is likely to equal, and a kernel that
+/// writes past the end changes them (check). Movable: the memory keeps pointing at the same buffer.
+class GuardedMemory {
+public:
+  static constexpr float input_guard = std::numeric_limits<float>::quiet_NaN();
+  static constexpr float result_guard = -0x1.5eadbep+61f; // bits 0xdf5eadbe
+
+  GuardedMemory(const memory::desc &desc, float guard)
+      : floats_((desc.get_size() + sizeof(float) - 1) / sizeof(float)), guard_(guard),
+        buffer_(static_cast<float *>(::operator new((floats_ + guard_floats) * sizeof(float), alignment))),
+        memory_(desc, cpu_engine(), buffer_.get()) {
+    std::fill_n(buffer_.get() + floats_, guard_floats, guard_);
+  }
+
+  memory get() const { return memory_; } // a handle to the same memory
+  float *data() { return buffer_.get(); }
+
+  /// Throws OutOfBoundsWrite, naming the buffer as `what`, when a guard float is no longer what it was.
+  void check(const char *what) const {
+    for (size_t i = guard_floats; i > 0; --i)
+      if (std::memcmp(buffer_.get() + floats_ + i - 1, &guard_, sizeof guard_) != 0)
+        throw OutOfBoundsWrite(fmt::format("onednn: the primitive wrote past its {} ({} bytes; guard changed up to "
+                                           "{} bytes past its end)",
+                                           what, floats_ * sizeof(float), i * sizeof(float)));
+  }
+
+private:
+  static constexpr size_t guard_floats = 1024;
+  static constexpr std::align_val_t alignment{64};
+  struct AlignedDelete {
+    void operator()(float *pointer) const { ::operator delete(pointer, alignment); }
+  };
+
+  size_t floats_;
+  float guard_;
+  std::unique_ptr<float, AlignedDelete> buffer_;
+  memory memory_;
+};
+
+/// A canonical input as the user hands it to oneDNN, in the held layout, on guarded memory; and its reorders into
+/// the layouts the primitives chose (guarded too), each made once per case however many directions read it.
 class HeldInput {
 public:
-  HeldInput(const Tensor &canonical, Tensor permuted, const memory::desc &desc)
-      : copy_(std::move(permuted)),
-        user_(desc, cpu_engine(), const_cast<float *>(copy_.empty() ? canonical.data<float>() : copy_.data<float>())) {}
+  HeldInput(const Tensor &held, const memory::desc &desc) : user_(desc, GuardedMemory::input_guard) {
+    std::copy_n(held.data<float>(), held.size(), user_.data());
+  }
 
   /// The memory a primitive reads: the user's buffer when oneDNN chose its layout, else a reorder of it.
   memory as(const memory::desc &wanted, dnnl::stream &stream) {
-    if (user_.get_desc() == wanted) return user_;
-    for (const memory &converted : converted_)
-      if (converted.get_desc() == wanted) return converted;
-    memory converted(wanted, cpu_engine());
-    dnnl::reorder(user_, converted).execute(stream, user_, converted);
-    converted_.push_back(converted);
+    if (user_.get().get_desc() == wanted) return user_.get();
+    for (const GuardedMemory &converted : converted_)
+      if (converted.get().get_desc() == wanted) return converted.get();
+    memory from = user_.get(), converted = converted_.emplace_back(wanted, GuardedMemory::input_guard).get();
+    dnnl::reorder(from, converted).execute(stream, from, converted);
     return converted;
   }
 
 private:
-  Tensor copy_; // oneDNN never writes its inputs, so the const_cast above is only for the C API's signature
-  memory user_;
-  std::vector<memory> converted_;
+  GuardedMemory user_;
+  std::vector<GuardedMemory> converted_;
 };
 
 HeldInput hold_data(const Tensor &canonical, DataLayout layout, const memory::desc &desc) {
-  return {canonical, layout == DataLayout::ncx ? Tensor() : to_data_layout(canonical, layout), desc};
+  if (layout == DataLayout::ncx) return {canonical, desc};
+  return {to_data_layout(canonical, layout), desc};
 }
 
 HeldInput hold_weight(const Tensor &canonical, WeightLayout layout, const memory::desc &desc) {
-  return {canonical, layout == WeightLayout::oix ? Tensor() : to_weight_layout(canonical, layout), desc};
+  if (layout == WeightLayout::oix) return {canonical, desc};
+  return {to_weight_layout(canonical, layout), desc};
 }
 
 /// A case's three inputs on one path.
@@ -355,32 +398,41 @@ Tensor run_direction(const Case &c, OnednnPath path, const CasePrimitives &primi
   case Direction::output:
     arguments = {{DNNL_ARG_SRC, held.data.as(wanted(DNNL_ARG_SRC), stream)},
                  {DNNL_ARG_WEIGHTS, held.weight.as(wanted(DNNL_ARG_WEIGHTS), stream)}};
-    result = Tensor(DType::float32, data_shape_in(config.output_shape(), config.data_layout));
+    result = Tensor::uninitialized(DType::float32, data_shape_in(config.output_shape(), config.data_layout));
     result_desc = user.output, result_argument = DNNL_ARG_DST;
     break;
   case Direction::grad_data:
     arguments = {{DNNL_ARG_DIFF_DST, held.grad_output.as(wanted(DNNL_ARG_DIFF_DST), stream)},
                  {DNNL_ARG_WEIGHTS, held.weight.as(wanted(DNNL_ARG_WEIGHTS), stream)}};
-    result = Tensor(DType::float32, data_shape_in(config.data_shape(), config.data_layout));
+    result = Tensor::uninitialized(DType::float32, data_shape_in(config.data_shape(), config.data_layout));
     result_desc = user.data, result_argument = DNNL_ARG_DIFF_SRC;
     break;
   case Direction::grad_weight:
     arguments = {{DNNL_ARG_SRC, held.data.as(wanted(DNNL_ARG_SRC), stream)},
                  {DNNL_ARG_DIFF_DST, held.grad_output.as(wanted(DNNL_ARG_DIFF_DST), stream)}};
-    result = Tensor(DType::float32, weight_shape_in(config.weight_shape(), held_weight_layout(config, path)));
+    result = Tensor::uninitialized(DType::float32, weight_shape_in(config.weight_shape(), held_weight_layout(config, path)));
     result_desc = user.weight, result_argument = DNNL_ARG_DIFF_WEIGHTS;
     break;
   }
-  memory user_result(result_desc, cpu_engine(), result.data<float>());
-  memory computed = result_desc == wanted(result_argument) ? user_result
-                                                            : memory(wanted(result_argument), cpu_engine());
-  arguments[result_argument] = computed;
+  GuardedMemory user_result(result_desc, GuardedMemory::result_guard);
+  std::optional<GuardedMemory> chosen; // the result in the layout the primitive chose, when not the user's
+  if (result_desc != wanted(result_argument)) chosen.emplace(wanted(result_argument), GuardedMemory::result_guard);
+  arguments[result_argument] = chosen ? chosen->get() : user_result.get();
   ThreadScratch &scratch = ThreadScratch::current();
   arguments[DNNL_ARG_SCRATCHPAD] = scratch.scratchpad(pd.scratchpad_desc());
   dnnl::primitive(pd).execute(stream, arguments);
-  if (computed != user_result) dnnl::reorder(computed, user_result).execute(stream, computed, user_result);
+  if (chosen) {
+    memory from = chosen->get(), to = user_result.get();
+    dnnl::reorder(from, to).execute(stream, from, to);
+  }
   stream.wait();
   scratch.check_guard();
+  const char *result_name = direction == Direction::output      ? "dst"
+                            : direction == Direction::grad_data ? "diff_src"
+                                                                : "diff_weights";
+  if (chosen) chosen->check(result_name);
+  user_result.check(result_name);
+  std::copy_n(user_result.data(), result.size(), result.data<float>());
   if (direction == Direction::grad_weight) {
     const WeightLayout layout = held_weight_layout(config, path);
     return layout == WeightLayout::oix ? std::move(result) : from_weight_layout(result, layout);
@@ -533,7 +585,7 @@ RunResults onednn_results(const Case &c, OnednnPath path) {
         if (run.skipped.empty()) run.result = run_direction(c, path, primitives, held, direction, stream);
       } catch (const dnnl::error &error) {
         run.error = "threw: " + describe(error);
-      } catch (const ScratchpadOverflow &error) {
+      } catch (const OutOfBoundsWrite &error) {
         run.error = std::string("threw: ") + error.what();
       }
     }
