@@ -1,5 +1,6 @@
 // `convcheck corpus run|list|add`: the regression corpus (core/storage/corpus.hpp says what each kind promises).
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -8,6 +9,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
+#include "core/process/case_workers.hpp"
 #include "core/storage/corpus.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
@@ -22,16 +24,27 @@ int corpus_run(const std::vector<std::string> &paths, const RunOptions &run) {
   std::vector<std::string> files;
   for (const std::string &path : paths)
     for (std::string &file : corpus_files(path)) files.push_back(std::move(file));
-  for (const std::string &file : files) {
-    const CaseFile case_file = read_untrusted_case_file(file, run.max_elements);
-    const CorpusVerdict verdict = check_corpus_case(case_file, real, run.run_timeout_s());
-    const bool skip = verdict.ok && !verdict.skipped.empty();
-    fmt::print("{} {} {}\n", !verdict.ok ? "FAILED " : skip ? "SKIPPED" : "ok     ", file,
-               format_descriptor(case_file.conv_case.problem));
-    for (const std::string &problem : verdict.problems) fmt::print("  {}\n", problem);
-    if (skip) fmt::print("  {}\n", verdict.skipped);
-    failed += !verdict.ok;
-    skipped += skip;
+  // The real strategies run on a few files at a time in one worker that stays up (an external server starts once
+  // for them, not once a file); what a kind checks beyond that runs per file.
+  constexpr size_t files_per_worker = 16;
+  for (size_t first = 0; first < files.size(); first += files_per_worker) {
+    const size_t end = std::min(files.size(), first + files_per_worker);
+    std::vector<CaseFile> case_files;
+    for (size_t i = first; i < end; ++i) case_files.push_back(read_untrusted_case_file(files[i], run.max_elements));
+    std::vector<const Case *> cases;
+    for (const CaseFile &case_file : case_files) cases.push_back(&case_file.conv_case);
+    const auto outcomes = verify_cases_isolated(cases, real, run.run_timeout_s());
+    for (size_t i = 0; i < case_files.size(); ++i) {
+      const CaseFile &case_file = case_files[i];
+      const CorpusVerdict verdict = check_corpus_case(case_file, real, outcomes[i], run.run_timeout_s());
+      const bool skip = verdict.ok && !verdict.skipped.empty();
+      fmt::print("{} {} {}\n", !verdict.ok ? "FAILED " : skip ? "SKIPPED" : "ok     ", files[first + i],
+                 format_descriptor(case_file.conv_case.problem));
+      for (const std::string &problem : verdict.problems) fmt::print("  {}\n", problem);
+      if (skip) fmt::print("  {}\n", verdict.skipped);
+      failed += !verdict.ok;
+      skipped += skip;
+    }
   }
   fmt::print("{} passed, {} skipped, {} failed\n", files.size() - failed - skipped, skipped, failed);
   return failed ? exit_mismatch : exit_agreed;

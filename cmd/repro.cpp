@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -41,8 +42,13 @@ std::vector<Strategy> strategies_for(const CaseFile &case_file, std::vector<Stra
   return selected;
 }
 
-bool repro_file(const std::string &path, const RunOptions &run) {
-  const CaseFile case_file = read_untrusted_case_file(path, run.max_elements);
+bool same_names(const std::vector<Strategy> &a, const std::vector<Strategy> &b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Strategy &x, const Strategy &y) { return x.name == y.name; });
+}
+
+/// Prints one replayed file: its strategies' `outcomes`, then its recorded results judged. True when any failed.
+bool report_file(const std::string &path, const CaseFile &case_file, const std::vector<Outcome> &outcomes) {
   const Case &conv_case = case_file.conv_case;
   fmt::print("{}: {}\n", path, format_descriptor(conv_case.problem));
   if (case_file.finding)
@@ -52,8 +58,7 @@ bool repro_file(const std::string &path, const RunOptions &run) {
              "detail");
   const Reference reference = compute_reference(conv_case);
   bool failed = false;
-  const std::vector<Strategy> strategies = strategies_for(case_file, run.selected());
-  for (const Outcome &outcome : verify_case_isolated(conv_case, strategies, run.run_timeout_s())) {
+  for (const Outcome &outcome : outcomes) {
     print_outcome(outcome);
     failed |= outcome.verdict == Verdict::failed;
   }
@@ -82,8 +87,28 @@ int repro_command(const std::vector<std::string> &args) {
     return exit_agreed;
   }
   if (files.empty()) throw InputError("repro needs at least one case file");
+  // Files that rerun the same strategies are replayed together, a few at a time, in one worker that stays up, so
+  // an external server starts once for them rather than once a file.
+  constexpr size_t files_per_worker = 16;
+  const std::vector<Strategy> selected = run.selected();
   bool failed = false;
-  for (const std::string &file : files) failed |= repro_file(file, run);
+  std::vector<std::pair<std::string, CaseFile>> group;
+  std::vector<Strategy> group_strategies;
+  const auto replay = [&] {
+    std::vector<const Case *> cases;
+    for (const auto &[path, case_file] : group) cases.push_back(&case_file.conv_case);
+    const auto outcomes = verify_cases_isolated(cases, group_strategies, run.run_timeout_s());
+    for (size_t i = 0; i < group.size(); ++i) failed |= report_file(group[i].first, group[i].second, outcomes[i]);
+    group.clear();
+  };
+  for (const std::string &file : files) {
+    CaseFile case_file = read_untrusted_case_file(file, run.max_elements);
+    std::vector<Strategy> strategies = strategies_for(case_file, selected);
+    if (!group.empty() && (group.size() == files_per_worker || !same_names(strategies, group_strategies))) replay();
+    group_strategies = std::move(strategies);
+    group.emplace_back(file, std::move(case_file));
+  }
+  replay();
   fmt::print("{}\n", failed ? "failure reproduced" : "all agreed");
   return failed ? exit_mismatch : exit_agreed;
 }

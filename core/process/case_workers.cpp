@@ -436,17 +436,29 @@ int64_t CaseWorkers::run(int64_t count, const std::function<uint64_t(int64_t)> &
   return handed_over;
 }
 
-std::vector<Outcome> verify_case_isolated(const Case &conv_case, const std::vector<Strategy> &strategies,
-                                          double run_timeout_s) {
-  CaseWorkers workers(strategies, 1, run_timeout_s, [&](uint64_t, const BeforeRun &before) {
+std::vector<std::vector<Outcome>> verify_cases_isolated(const std::vector<const Case *> &cases,
+                                                        const std::vector<Strategy> &strategies, double run_timeout_s) {
+  std::vector<std::vector<Outcome>> outcomes(cases.size());
+  if (cases.empty()) return outcomes;
+  CaseWorkers workers(strategies, 1, run_timeout_s, [&](uint64_t job, const BeforeRun &before) {
+    const Case &conv_case = *cases[job];
     return CaseRun{conv_case.problem, verify_case(conv_case, compute_reference(conv_case), strategies, before), 0, 0,
                    {}};
   });
-  CaseRun result;
-  workers.run(1, [](int64_t) { return 0; }, {}, [&](int64_t, CaseRun &&run) { result = std::move(run); });
-  if (!result.reference_problem.empty())
-    throw std::runtime_error("computing the reference " + result.reference_problem);
-  return result.outcomes;
+  std::string reference_problem;
+  workers.run(
+      static_cast<int64_t>(cases.size()), [](int64_t i) { return static_cast<uint64_t>(i); }, {},
+      [&](int64_t i, CaseRun &&run) {
+        if (reference_problem.empty()) reference_problem = run.reference_problem;
+        outcomes[static_cast<size_t>(i)] = std::move(run.outcomes);
+      });
+  if (!reference_problem.empty()) throw std::runtime_error("computing the reference " + reference_problem);
+  return outcomes;
+}
+
+std::vector<Outcome> verify_case_isolated(const Case &conv_case, const std::vector<Strategy> &strategies,
+                                          double run_timeout_s) {
+  return verify_cases_isolated({&conv_case}, strategies, run_timeout_s).front();
 }
 
 } // namespace convcheck

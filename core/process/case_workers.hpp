@@ -63,4 +63,10 @@ private:
 std::vector<Outcome> verify_case_isolated(const Case &conv_case, const std::vector<Strategy> &strategies,
                                           double run_timeout_s);
 
+/// verify_case_isolated for each of `cases` in turn, in one forked worker that stays up from case to case (replaced
+/// only after a crash or a hang), so what a strategy keeps per process, an external server above all, is started
+/// once for all of them. Outcomes in the order of `cases`.
+std::vector<std::vector<Outcome>> verify_cases_isolated(const std::vector<const Case *> &cases,
+                                                        const std::vector<Strategy> &strategies, double run_timeout_s);
+
 } // namespace convcheck

@@ -67,9 +67,15 @@ std::string check_upstream_bug(const CaseFile &case_file, const std::vector<Stra
 } // namespace
 
 CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Strategy> &real, double run_timeout_s) {
+  return check_corpus_case(case_file, real, verify_case_isolated(case_file.conv_case, real, run_timeout_s),
+                           run_timeout_s);
+}
+
+CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Strategy> &real,
+                                const std::vector<Outcome> &real_outcomes, double run_timeout_s) {
   CorpusVerdict verdict;
   const Case &conv_case = case_file.conv_case;
-  for (const Outcome &outcome : verify_case_isolated(conv_case, real, run_timeout_s))
+  for (const Outcome &outcome : real_outcomes)
     if (outcome.verdict == Verdict::failed)
       verdict.problems.push_back(
           fmt::format("{} {} failed: {}", outcome.strategy, to_string(outcome.direction), outcome.detail));

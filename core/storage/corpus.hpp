@@ -16,6 +16,7 @@
 
 #include "core/storage/case_file.hpp"
 #include "core/run/strategy.hpp"
+#include "core/run/verify.hpp"
 
 namespace convcheck {
 
@@ -39,5 +40,9 @@ struct CorpusVerdict {
 /// Checks one corpus case against its kind's promise with `real` (the real strategies, plus any externals), in a
 /// forked worker (a crash or a run past `run_timeout_s` is a problem, not the end of the corpus run).
 CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Strategy> &real, double run_timeout_s);
+
+/// The same with the outcomes of `real` on the case already run (verify_cases_isolated, for many cases at once).
+CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Strategy> &real,
+                                const std::vector<Outcome> &real_outcomes, double run_timeout_s);
 
 } // namespace convcheck

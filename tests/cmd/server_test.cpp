@@ -201,6 +201,35 @@ TEST_F(Server, ShrinkingReusesTheRunningServer) {
   expect_nothing_left();
 }
 
+// Server processes started, by pid, in a FAULTY_SERVER_LOG.
+size_t starts_in(const std::string &log) {
+  std::ifstream in(log);
+  std::set<std::string> starts;
+  for (std::string event, pid; in >> event >> pid;)
+    if (event == "start") starts.insert(pid);
+  return starts.size();
+}
+
+TEST_F(Server, ReproAndCorpusRunStartOneServerForManyFiles) {
+  ASSERT_EQ(fuzz(faulty("wrong", 1), "--cases 12 --threads 1 --no-shrink --max-saved 3").status, 1);
+  std::string files;
+  size_t count = 0;
+  for (const auto &entry : fs::directory_iterator(path("findings"))) files += " " + entry.path().string(), ++count;
+  ASSERT_GE(count, 3u);
+  const std::string server = " --external-server 'ext=" + faulty("wrong", 1) + "'";
+  const Invocation repro = run_convcheck("repro" + files + server, "FAULTY_SERVER_LOG=" + path("repro.log"));
+  EXPECT_EQ(repro.status, 1) << repro.output;
+  EXPECT_EQ(starts_in(path("repro.log")), 2u) << "the hello probe, then one server for every file";
+  ASSERT_EQ(run_convcheck("corpus add" + files + " " + path("corpus")).status, 0);
+  const Invocation corpus =
+      run_convcheck("corpus run " + path("corpus") + server, "FAULTY_SERVER_LOG=" + path("corpus.log"));
+  EXPECT_EQ(corpus.status, 1) << corpus.output;
+  EXPECT_NE(corpus.output.find("0 passed, 0 skipped, " + std::to_string(count) + " failed"), std::string::npos)
+      << corpus.output;
+  EXPECT_EQ(starts_in(path("corpus.log")), 2u) << "the hello probe, then one server for every file";
+  expect_nothing_left();
+}
+
 TEST_F(Server, SavedFindingReplaysThroughCheckReproShrinkAndCorpus) {
   ASSERT_EQ(fuzz(faulty("wrong", 1), "--cases 12 --threads 1 --no-shrink").status, 1);
   const std::string saved = report_["failures"][0]["repro"];
