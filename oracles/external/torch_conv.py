@@ -97,8 +97,12 @@ def compute(config, tensors):
     weight.requires_grad_(not hold_back)
 
     conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[ndims]
-    output = conv(pad(data, pad_begin, pad_end), weight, stride=tuple(stride), dilation=tuple(dilation),
-                  groups=groups)
+    if all(0 <= begin == end for begin, end in zip(pad_begin, pad_end)):  # the padding conv itself takes
+        output = conv(data, weight, stride=tuple(stride), padding=tuple(pad_begin), dilation=tuple(dilation),
+                      groups=groups)
+    else:  # asymmetric padding or a crop: padded or cut first, as frameworks lower it
+        output = conv(pad(data, pad_begin, pad_end), weight, stride=tuple(stride), dilation=tuple(dilation),
+                      groups=groups)
     output.backward(grad_output)
     return {"output": output.detach().contiguous().numpy(), "grad_data": data.grad.contiguous().numpy(),
             "grad_weight": HELD_BACK if hold_back else weight.grad.contiguous().numpy()}
