@@ -34,13 +34,7 @@
 #include "oracles/onednn.hpp"
 
 #include <algorithm>
-#include <cstddef>
-#include <cstdlib>
-#include <cstring>
-#include <limits>
-#include <memory>
 #include <optional>
-#include <new>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -56,6 +50,7 @@
 #include "core/run/held_back.hpp"
 #include "core/numerics/fill.hpp"
 #include "core/tensor/layout.hpp"
+#include "oracles/support/onednn_memory.hpp"
 
 namespace convcheck {
 
@@ -64,21 +59,6 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 
-/// One CPU engine for the process; creating it is costly and engines are safe to share between threads.
-/// Creating it also turns oneDNN's primitive cache off (unless ONEDNN_PRIMITIVE_CACHE_CAPACITY says otherwise):
-/// a fuzz case almost never repeats a shape, so the cache never hits, yet oneDNN 2.6 pays for it on every
-/// primitive: hashing and a global lock on lookup, and once full (1024 entries) a scan of the whole cache for
-/// the least recently used entry on every insertion. Off, oneDNN takes about half the time on the plain path and
-/// two thirds on the blocked path (docs/performance.md, "Machine figures behind the code").
-const dnnl::engine &cpu_engine() {
-  static const dnnl::engine engine = [] {
-    if (std::getenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY") == nullptr &&
-        std::getenv("DNNL_PRIMITIVE_CACHE_CAPACITY") == nullptr)
-      dnnl::set_primitive_cache_capacity(0);
-    return dnnl::engine(dnnl::engine::kind::cpu, 0);
-  }();
-  return engine;
-}
 
 /// While alive, makes oneDNN run on the calling thread alone. Cases run one at a time per worker process, one
 /// worker per core, so oneDNN's own OpenMP threads would only oversubscribe the cores: on tiny convs they made it
@@ -189,76 +169,6 @@ const dnnl::primitive_attr &strict_attr() {
   return attr;
 }
 
-/// A primitive wrote into the guard after one of its buffers: a finding for that direction alone.
-struct OutOfBoundsWrite : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-/// What a thread's cases share: the stream, and one scratchpad buffer grown to the largest a primitive asked for,
-/// which saves an allocation and a free per direction. No kernel reads scratchpad it did not write: with the
-/// buffer filled with NaNs before every execution, 34k results (4,300 configs, every path) stayed bit-identical.
-/// The part a primitive asked for is followed by guard bytes, checked after it ran: a kernel that writes past its
-/// scratchpad (oneDNN 2.6's jit_1x1 weight gradient does, docs/findings.md) would otherwise land in the slack of
-/// a buffer sized for a larger primitive, where nobody sees it.
-class ThreadScratch {
-public:
-  static ThreadScratch &current() {
-    thread_local ThreadScratch state;
-    return state;
-  }
-
-  dnnl::stream &stream() { return stream_; }
-
-  /// Scratch memory for `desc`, valid until the next call on this thread, with fresh guard bytes after it. A rare
-  /// huge one (im2col of a large config) gets memory of its own rather than being kept for the life of the worker.
-  memory scratchpad(const memory::desc &desc) {
-    constexpr size_t largest_kept = size_t{64} << 20;
-    size_ = desc.get_size();
-    if (size_ > largest_kept) {
-      oversize_ = allocate(size_ + guard_bytes);
-      guarded_ = oversize_.get();
-    } else {
-      oversize_.reset();
-      if (!buffer_ || size_ > capacity_) {
-        buffer_ = allocate(size_ + guard_bytes);
-        capacity_ = size_;
-      }
-      guarded_ = buffer_.get();
-    }
-    std::memset(guarded_ + size_, guard_value, guard_bytes);
-    return memory(desc, cpu_engine(), guarded_);
-  }
-
-  /// Throws when the primitive that last ran on this thread wrote past the scratchpad it asked for.
-  void check_guard() const {
-    size_t written = guard_bytes;
-    while (written > 0 && guarded_[size_ + written - 1] == std::byte{guard_value}) --written;
-    if (written > 0)
-      throw OutOfBoundsWrite(fmt::format("onednn: the primitive wrote past the {}-byte scratchpad it asked for "
-                                           "(guard bytes changed up to {} bytes past its end)",
-                                           size_, written));
-  }
-
-private:
-  static constexpr std::align_val_t alignment{64}; // a cache line, as oneDNN aligns the memory it allocates
-  static constexpr size_t guard_bytes = 4096;
-  static constexpr unsigned char guard_value = 0xa5;
-  struct AlignedDelete {
-    void operator()(std::byte *pointer) const { ::operator delete(pointer, alignment); }
-  };
-  using Buffer = std::unique_ptr<std::byte, AlignedDelete>;
-  static Buffer allocate(size_t size) { return Buffer(static_cast<std::byte *>(::operator new(size, alignment))); }
-
-  ThreadScratch() : stream_(cpu_engine()) {}
-
-  dnnl::stream stream_;
-  Buffer buffer_;
-  size_t capacity_ = 0;
-  Buffer oversize_;
-  std::byte *guarded_ = nullptr;
-  size_t size_ = 0;
-};
-
 /// The primitive descriptors of one case: the forward one, built once and the hint of both backward ones. The
 /// memory descriptors are made once too (oneDNN spends a few thousand instructions on each).
 class CasePrimitives {
@@ -301,48 +211,6 @@ private:
   Geometry geometry_;
   Descs user_, descs_;
   dnnl::convolution_forward::primitive_desc forward_;
-};
-
-/// oneDNN memory on a buffer of ours followed by guard floats. After an input they are quiet NaNs: a kernel that
-/// reads past its end computes NaN into its result, a finding whatever lies beyond (the heap there can hold zeros,
-/// which would hide it: oneDNN 2.6's jit weight gradient of a crop reads a row past diff_dst, docs/findings.md).
-/// After a result they hold a finite pattern that no NaN or computed value is likely to equal, and a kernel that
-/// writes past the end changes them (check). Movable: the memory keeps pointing at the same buffer.
-class GuardedMemory {
-public:
-  static constexpr float input_guard = std::numeric_limits<float>::quiet_NaN();
-  static constexpr float result_guard = -0x1.5eadbep+61f; // bits 0xdf5eadbe
-
-  GuardedMemory(const memory::desc &desc, float guard)
-      : floats_((desc.get_size() + sizeof(float) - 1) / sizeof(float)), guard_(guard),
-        buffer_(static_cast<float *>(::operator new((floats_ + guard_floats) * sizeof(float), alignment))),
-        memory_(desc, cpu_engine(), buffer_.get()) {
-    std::fill_n(buffer_.get() + floats_, guard_floats, guard_);
-  }
-
-  memory get() const { return memory_; } // a handle to the same memory
-  float *data() { return buffer_.get(); }
-
-  /// Throws OutOfBoundsWrite, naming the buffer as `what`, when a guard float is no longer what it was.
-  void check(const char *what) const {
-    for (size_t i = guard_floats; i > 0; --i)
-      if (std::memcmp(buffer_.get() + floats_ + i - 1, &guard_, sizeof guard_) != 0)
-        throw OutOfBoundsWrite(fmt::format("onednn: the primitive wrote past its {} ({} bytes; guard changed up to "
-                                           "{} bytes past its end)",
-                                           what, floats_ * sizeof(float), i * sizeof(float)));
-  }
-
-private:
-  static constexpr size_t guard_floats = 1024;
-  static constexpr std::align_val_t alignment{64};
-  struct AlignedDelete {
-    void operator()(float *pointer) const { ::operator delete(pointer, alignment); }
-  };
-
-  size_t floats_;
-  float guard_;
-  std::unique_ptr<float, AlignedDelete> buffer_;
-  memory memory_;
 };
 
 /// A canonical input as the user hands it to oneDNN, in the held layout, on guarded memory; and its reorders into
