@@ -15,7 +15,8 @@
 // convolution_direct: winograd (and auto, which may pick it) computes through transformed tiles whose rounding our
 // summation bound does not model. oneDNN takes negative padding only at the end of an axis and smaller than the
 // stride (refused_padding below says why); other crops are skipped. Two weight gradients that oneDNN 2.6 gets wrong
-// are held back (broken_weight_gradient, core/run/held_back.hpp), and every scratchpad is followed by guard bytes.
+// are held back (broken_weight_gradient, core/run/held_back.hpp), and every buffer oneDNN reads or writes is
+// followed by guards (oracles/support/onednn_memory.hpp).
 //
 // Paths (oracles/onednn.hpp). Every fuzz case has a new shape, and oneDNN pays per shape: primitive descriptors
 // (its dispatcher runs each candidate kernel's setup until one accepts), JIT code generation for the jit kernels
@@ -50,6 +51,7 @@
 #include "core/run/held_back.hpp"
 #include "core/numerics/fill.hpp"
 #include "core/tensor/layout.hpp"
+#include "oracles/support/onednn_6035.hpp"
 #include "oracles/support/onednn_memory.hpp"
 
 namespace convcheck {
@@ -355,8 +357,9 @@ std::string refused_padding(const Problem &problem) {
 /// jit:avx2 (any_weights and blocked paths) with the height axis padded at the beginning and cropped at the end:
 /// wrong values, heap corruption ("free(): invalid next size"), SIGSEGV, SIGBUS, and once, with several OpenMP
 /// threads, a kernel that never returned. gemm, on the same problems, was right, and so were cropped width and depth
-/// axes. So only a jit kernel is held back. The depth axis is held back alike as a precaution: the avx2 kernel takes no depth padding (those
-/// cases ran on gemm), and the avx512 kernels of other machines, which do, could not be measured here.
+/// axes. So only a jit kernel is held back. The depth axis is held back alike as a precaution: the avx2 kernel
+/// takes no depth padding (those cases ran on gemm), and the avx512 kernels of other machines, which do, could not
+/// be measured here.
 ///
 /// 2. oneDNN issue #6035 (docs/findings.md): the jit_1x1 weight gradient of a strided 1x1 conv whose source is
 /// channels-last (the user's layout, so not on the blocked path) with fewer input channels per group than the
@@ -364,11 +367,7 @@ std::string refused_padding(const Problem &problem) {
 /// after it (ThreadScratch) catch it when this is run anyway (--run-held-back, corpus/upstream/).
 std::string broken_weight_gradient(const Problem &problem, const CasePrimitives &primitives, OnednnPath path) {
   if (run_held_back()) return "";
-  const auto unit = [](const SpatialAxis &axis) { return axis.kernel == 1; };
-  const auto strided = [](const SpatialAxis &axis) { return axis.stride > 1; };
-  const auto &axes = problem.axes; // outer unit axes: kernel 1, stride 1
-  if (problem.data_layout == DataLayout::nxc && path != OnednnPath::blocked && problem.in_channels_per_group() < 16 &&
-      std::all_of(axes.begin(), axes.end(), unit) && std::any_of(axes.begin(), axes.end(), strided)) {
+  if (problem.data_layout == DataLayout::nxc && path != OnednnPath::blocked && has_onednn_6035_shape(problem)) {
     const std::string implementation = primitives.of(Direction::grad_weight).impl_info_str();
     if (implementation.rfind("jit_1x1", 0) == 0)
       return fmt::format("oneDNN 2.6's {} weight gradient of a strided 1x1 conv on channels-last source with under "

@@ -26,6 +26,7 @@
 
 #include "core/numerics/fill.hpp"
 #include "core/problem/descriptor.hpp"
+#include "oracles/support/onednn_6035.hpp"
 #include "oracles/support/torch_module.hpp"
 
 namespace convcheck {
@@ -99,12 +100,8 @@ std::string backend_name(const Module &m, const Case &c, bool mkldnn) {
 /// --run-held-back runs it (core/run/held_back.hpp): expect a crashed or hung worker a few cases later.
 std::string broken_weight_gradient(const Module &m, const Case &c, bool mkldnn) {
   const Problem &p = c.problem;
-  if (run_held_back() || !mkldnn || p.precision.src != DType::float32 || p.in_channels_per_group() >= 16) return "";
+  if (run_held_back() || !mkldnn || p.precision.src != DType::float32 || !has_onednn_6035_shape(p)) return "";
   if (p.data_layout != DataLayout::nxc && p.weight_layout != WeightLayout::oxi) return "";
-  const auto unit = [](const SpatialAxis &axis) { return axis.kernel == 1; };
-  const auto strided = [](const SpatialAxis &axis) { return axis.stride > 1; };
-  if (!std::all_of(p.axes.begin(), p.axes.end(), unit) || !std::any_of(p.axes.begin(), p.axes.end(), strided))
-    return "";
   if (backend_name(m, c, mkldnn) != "Mkldnn") return "";
   return "ATen's Mkldnn weight gradient of a strided 1x1 conv with under 16 input channels per group in "
          "channels-last memory runs oneDNN 2.6's jit_1x1 backward-weights kernel, which writes past its scratchpad "
