@@ -18,7 +18,6 @@
 
 #include <dlfcn.h>
 
-#include <algorithm>
 #include <string>
 #include <utility>
 
