@@ -32,10 +32,9 @@
 
 #include <fmt/format.h>
 
+#include "core/numerics/blas_threads.hpp"
 #include "core/tensor/index_span.hpp"
 #include "core/run/strategy.hpp"
-
-extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
 
 namespace convcheck {
 
@@ -63,33 +62,11 @@ struct GroupGeometry {
   int64_t weight_offset(int64_t g) const { return g * out_channels * col_rows; }
 };
 
-/// OpenBLAS (pthread build) would otherwise start its own thread pool inside each of convcheck's OpenMP workers,
-/// oversubscribing the cores; a function-local static makes the one call thread-safe and happen before any GEMM.
-void use_single_threaded_blas() {
-  static const bool done = [] {
-    openblas_set_num_threads(1);
-    return true;
-  }();
-  (void)done;
-}
-
-/// OpenBLAS (pthread build) also starts a worker thread per extra core when the library loads, and a worker spins
-/// (sched_yield) for a while before it sleeps. convcheck never hands a GEMM to them, so they are stopped as the
-/// program starts: spinning, a worker takes the other core, and merely existing as a second thread of the process,
-/// it makes every page-protection change (oneDNN's JIT code, large frees) interrupt that core to flush its TLB,
-/// which a virtual machine under load pays dearly (docs/performance.md, "Machine figures behind the code").
-/// blas_thread_shutdown_ is the pthread build's own fork handler; weak, so an OpenMP build, without it, links too.
-const bool blas_workers_stopped = [] {
-  use_single_threaded_blas();
-  if (blas_thread_shutdown_ != nullptr) blas_thread_shutdown_();
-  return true;
-}();
-
 /// Row-major C[m, n] = op(A) x op(B) + beta * C, dispatched to sgemm or dgemm by element type.
 template <class T>
 void gemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, const T *b,
           int64_t ldb, T beta, T *c, int64_t ldc) {
-  use_single_threaded_blas();
+  use_one_blas_thread();
   const auto op_a = transpose_a ? CblasTrans : CblasNoTrans, op_b = transpose_b ? CblasTrans : CblasNoTrans;
   const auto i = [](int64_t v) { return static_cast<blasint>(v); };
   if constexpr (std::is_same_v<T, float>)

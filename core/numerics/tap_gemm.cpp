@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/numerics/blas_threads.hpp"
 #include "core/numerics/naive_loops.hpp"
 
 namespace convcheck {
@@ -206,15 +207,6 @@ void grad_weight(const Problem &p, const GemmShape &shape, const Operands &use) 
           group[(k * shape.in_per_group + c) * shape.taps + tap] =
               by_tap[static_cast<size_t>((k * shape.taps + tap) * shape.in_per_group + c)];
   }
-}
-
-// OpenBLAS (pthread build) would otherwise start its own thread pool in each of convcheck's workers.
-void use_one_blas_thread() {
-  static const bool done = [] {
-    openblas_set_num_threads(1);
-    return true;
-  }();
-  (void)done;
 }
 
 } // namespace
