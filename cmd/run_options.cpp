@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/run/cost_plan.hpp"
 #include "core/run/held_back.hpp"
 #include "oracles/external.hpp"
 #include "oracles/external_server.hpp"
@@ -87,8 +88,10 @@ void add_run_options(po::options_description &description, RunOptions &options) 
       ("max-elements", po::value(&options.max_elements)->default_value(default_max_elements),
        "largest tensor (in elements) accepted from any input")
       ("full-check", po::bool_switch(&options.full_check),
-       "run every strategy on every case: over 2e5 multiply-adds the cost plan otherwise runs the loop strategies "
-       "on a share of cases only, and reports them skipped on the rest")
+       fmt::format("run every strategy on every case: over {:.0e} multiply-adds the cost plan otherwise runs the "
+                   "loop strategies on a share of cases only, and reports them skipped on the rest",
+                   static_cast<double>(cost_plan_full_limit))
+           .c_str())
       ("run-held-back", po::bool_switch(&options.held_back),
        "also run what strategies hold back for known library bugs (`convcheck strategies` names them); each is "
        "then a finding again");
