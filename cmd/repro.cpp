@@ -16,6 +16,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
+#include "core/run/isa_cap.hpp"
 #include "core/run/verify.hpp"
 
 namespace convcheck {
@@ -54,6 +55,8 @@ bool report_file(const std::string &path, const CaseFile &case_file, const std::
   if (case_file.finding)
     fmt::print("  saved for {} {}: {}\n", case_file.finding->strategy, case_file.finding->direction,
                case_file.finding->problem);
+  if (const std::string cap = isa_cap_of(conv_case); !cap.empty())
+    fmt::print("  oneDNN under ISA cap {}{}\n", cap, host_lacks(cap).empty() ? "" : ": " + host_lacks(cap));
   fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}\n", "strategy", "direction", "max error", "bound", "verdict",
              "detail");
   const Reference reference = compute_reference(conv_case);

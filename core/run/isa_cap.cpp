@@ -1,0 +1,111 @@
+#include "core/run/isa_cap.hpp"
+
+#include <cpuid.h>
+
+#include <fmt/format.h>
+
+#include "core/numerics/fill.hpp"
+
+namespace convcheck {
+
+namespace {
+
+/// Whether the CPU (and, for the AVX ones, the kernel: __builtin_cpu_supports checks XCR0) has `feature`.
+bool has(const std::string &feature) {
+  if (feature == "sse4_1") return __builtin_cpu_supports("sse4.1");
+  if (feature == "avx2") return __builtin_cpu_supports("avx2");
+  if (feature == "avx512f") return __builtin_cpu_supports("avx512f");
+  if (feature == "avx512bw") return __builtin_cpu_supports("avx512bw");
+  if (feature == "avx512vl") return __builtin_cpu_supports("avx512vl");
+  if (feature == "avx512dq") return __builtin_cpu_supports("avx512dq");
+  if (feature == "avx512_vnni") return __builtin_cpu_supports("avx512vnni");
+  if (feature == "avx512_bf16") return __builtin_cpu_supports("avx512bf16");
+  // AMX: CPUID leaf 7, EDX bits 22 (amx_bf16), 24 (amx_tile), 25 (amx_int8) (Intel SDM vol. 2A, table 3-8).
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
+  if (feature == "amx_bf16") return (edx >> 22) & 1;
+  if (feature == "amx_tile") return (edx >> 24) & 1;
+  if (feature == "amx_int8") return (edx >> 25) & 1;
+  return false;
+}
+
+/// Each cap needs what the one below needs, plus its own (oneDNN's cpu_isa_traits.hpp builds them the same way).
+const std::vector<std::vector<std::string>> &features_by_cap() {
+  static const std::vector<std::vector<std::string>> features = {
+      {"sse4_1"},
+      {"avx2"},
+      {"avx512f", "avx512bw", "avx512vl", "avx512dq"},
+      {"avx512_vnni", "avx512_bf16"},
+      {"amx_tile", "amx_bf16", "amx_int8"},
+  };
+  return features;
+}
+
+} // namespace
+
+const std::vector<IsaCap> &isa_caps() {
+  static const std::vector<IsaCap> caps = [] {
+    const char *names[][2] = {{"sse41", "SSE41"},
+                              {"avx2", "AVX2"},
+                              {"avx512_core", "AVX512_CORE"},
+                              {"avx512_core_bf16", "AVX512_CORE_BF16"},
+                              {"avx512_core_amx", "AVX512_CORE_AMX"}};
+    std::vector<IsaCap> built;
+    std::string needs;
+    for (size_t i = 0; i < features_by_cap().size(); ++i) {
+      for (const std::string &feature : features_by_cap()[i]) needs += (needs.empty() ? "" : " ") + feature;
+      built.push_back({names[i][0], names[i][1], needs});
+    }
+    return built;
+  }();
+  return caps;
+}
+
+const IsaCap *find_isa_cap(const std::string &name) {
+  for (const IsaCap &cap : isa_caps())
+    if (cap.name == name) return &cap;
+  return nullptr;
+}
+
+std::string host_lacks(const std::string &name) {
+  if (find_isa_cap(name) == nullptr) {
+    std::string known;
+    for (const IsaCap &cap : isa_caps()) known += (known.empty() ? "" : ", ") + cap.name;
+    return fmt::format("unknown ISA cap '{}' (known: {})", name, known);
+  }
+  for (size_t i = 0; i < isa_caps().size(); ++i) {
+    for (const std::string &feature : features_by_cap()[i])
+      if (!has(feature)) return fmt::format("this host cannot run {} kernels: it lacks {}", name, feature);
+    if (isa_caps()[i].name == name) break;
+  }
+  return "";
+}
+
+std::vector<std::string> host_isa_caps() {
+  std::vector<std::string> caps;
+  for (const IsaCap &cap : isa_caps())
+    if (host_lacks(cap.name).empty()) caps.push_back(cap.name);
+  return caps;
+}
+
+std::string drawn_isa_cap(uint64_t seed, uint64_t case_index) {
+  static const std::vector<std::string> slots = [] {
+    // Eight slots: four for the highest cap, the others round-robin over the lower ones, avx2 first.
+    const std::vector<std::string> host = host_isa_caps();
+    if (host.empty()) return std::vector<std::string>{""};
+    std::vector<std::string> lower;
+    for (const char *name : {"avx2", "avx512_core", "sse41", "avx512_core_bf16"})
+      for (size_t i = 0; i + 1 < host.size(); ++i)
+        if (host[i] == name) lower.push_back(name);
+    std::vector<std::string> built(4, host.back());
+    for (size_t i = 0; i < 4; ++i) built.push_back(lower.empty() ? host.back() : lower[i % lower.size()]);
+    return built;
+  }();
+  return slots[mix64(mix64(seed ^ 0x6973612d63617021ULL) ^ case_index) % slots.size()];
+}
+
+std::string isa_cap_of(const Case &conv_case) {
+  return conv_case.isa_cap ? *conv_case.isa_cap : drawn_isa_cap(conv_case.seed, conv_case.case_index);
+}
+
+} // namespace convcheck
