@@ -479,6 +479,8 @@ RunResults onednn_results(const Case &c, OnednnPath path) {
   return runs;
 }
 
+WeightLayout onednn_weight_layout(const Problem &config, OnednnPath path) { return held_weight_layout(config, path); }
+
 std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path) {
   const SingleThreadInParallelRegion single_thread; // the same decomposition, so the same choice, as running
   try {

@@ -2,8 +2,11 @@
 
 #include <cpuid.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
+#include "core/input_error.hpp"
 #include "core/numerics/fill.hpp"
 
 namespace convcheck {
@@ -88,20 +91,59 @@ std::vector<std::string> host_isa_caps() {
   return caps;
 }
 
+namespace {
+
+/// A campaign's caps by slot: 16 slots, 14 for the host's highest cap, 1 for avx2 (what most machines run) and the
+/// last shared by the other lower ones in turn (by case: slot 15 of case i goes to the (i / 16)-th of them). A case
+/// whose cap is not its worker's crosses a pipe to a server process (about 0.1 ms of CPU, measured; oneDNN itself
+/// costs about 0.1 ms a case), so lower caps get an eighth of the cases, not more: --isa-caps picks others.
+struct Draw {
+  std::vector<std::string> slots; // what a slot of 16 holds; "*" is the rotating one
+  std::vector<std::string> rotating;
+};
+
+Draw default_draw() {
+  const std::vector<std::string> host = host_isa_caps();
+  if (host.empty()) return {{""}, {}};
+  Draw draw{std::vector<std::string>(14, host.back()), {}};
+  for (size_t i = 0; i + 1 < host.size(); ++i)
+    if (host[i] != "avx2") draw.rotating.push_back(host[i]);
+  const bool avx2 = host.size() > 1 && host_lacks("avx2").empty() && host.back() != "avx2";
+  draw.slots.push_back(avx2 ? "avx2" : host.back());
+  draw.slots.push_back(draw.rotating.empty() ? draw.slots.back() : "*");
+  return draw;
+}
+
+Draw &current_draw() {
+  static Draw draw = default_draw();
+  return draw;
+}
+
+} // namespace
+
+void set_drawn_isa_caps(const std::string &names) {
+  if (names.empty()) {
+    current_draw() = default_draw();
+    return;
+  }
+  Draw draw;
+  for (size_t begin = 0; begin <= names.size();) {
+    const size_t end = std::min(names.find(',', begin), names.size());
+    const std::string name = names.substr(begin, end - begin);
+    if (const std::string lacks = host_lacks(name); !lacks.empty())
+      throw InputError(fmt::format("--isa-caps {}: {}", names, lacks));
+    draw.slots.push_back(name);
+    begin = end + 1;
+  }
+  current_draw() = draw;
+}
+
 std::string drawn_isa_cap(uint64_t seed, uint64_t case_index) {
-  static const std::vector<std::string> slots = [] {
-    // Eight slots: four for the highest cap, the others round-robin over the lower ones, avx2 first.
-    const std::vector<std::string> host = host_isa_caps();
-    if (host.empty()) return std::vector<std::string>{""};
-    std::vector<std::string> lower;
-    for (const char *name : {"avx2", "avx512_core", "sse41", "avx512_core_bf16"})
-      for (size_t i = 0; i + 1 < host.size(); ++i)
-        if (host[i] == name) lower.push_back(name);
-    std::vector<std::string> built(4, host.back());
-    for (size_t i = 0; i < 4; ++i) built.push_back(lower.empty() ? host.back() : lower[i % lower.size()]);
-    return built;
-  }();
-  return slots[mix64(mix64(seed ^ 0x6973612d63617021ULL) ^ case_index) % slots.size()];
+  const Draw &draw = current_draw();
+  const uint64_t hash = mix64(mix64(seed ^ 0x6973612d63617021ULL) ^ case_index);
+  const std::string &slot = draw.slots[hash % draw.slots.size()];
+  if (slot != "*") return slot;
+  return draw.rotating[(hash / draw.slots.size()) % draw.rotating.size()];
 }
 
 std::string isa_cap_of(const Case &conv_case) {

@@ -38,9 +38,14 @@ std::string host_lacks(const std::string &name);
 /// The caps this host can run, lowest first.
 std::vector<std::string> host_isa_caps();
 
-/// The cap of case `case_index` of a campaign seeded `seed`: the host's highest cap for half the cases, the
-/// lower ones sharing the other half (avx2 first, as it is what most machines run).
+/// The cap of case `case_index` of a campaign seeded `seed`: by default the host's highest cap for 7/8 of the
+/// cases, avx2 for 1/16 and the other lower ones sharing the last 1/16 (isa_cap.cpp says why); after
+/// set_drawn_isa_caps, each of those caps alike.
 std::string drawn_isa_cap(uint64_t seed, uint64_t case_index);
+
+/// `--isa-caps a,b`: the caps cases are drawn from, process-wide, set before workers are forked ("" restores the
+/// default). Throws InputError naming a cap that is unknown or that the host cannot run.
+void set_drawn_isa_caps(const std::string &names);
 
 /// The case's cap: the one it carries (from a case file), else the drawn one.
 std::string isa_cap_of(const Case &conv_case);
