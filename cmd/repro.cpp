@@ -11,6 +11,7 @@
 
 #include "cmd/commands.hpp"
 #include "cmd/emit.hpp"
+#include "cmd/repro_neighbours.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
 #include "core/storage/case_file.hpp"
@@ -97,11 +98,15 @@ int repro_command(const std::vector<std::string> &args) {
   RunOptions run;
   std::vector<std::string> files;
   std::string emit, out;
+  bool neighbours = false;
   po::options_description description("convcheck repro CASE.h5... [options]\n\nReplays saved cases");
   description.add_options()("help", "show this help")("case", po::value(&files), "case files")(
       "emit", po::value(&emit), fmt::format("write a standalone reproducer of one case instead of replaying it: {}",
                                             emit_kinds).c_str())(
-      "out", po::value(&out), "--emit: write it to this file (default: standard output)");
+      "out", po::value(&out), "--emit: write it to this file (default: standard output)")(
+      "neighbours", po::bool_switch(&neighbours),
+      "also run the finding's strategy on each neighbour of the case (a field one step each way, each layout, the "
+      "other format) and print which fail: the failing region");
   add_run_options(description, run);
   po::positional_options_description positional;
   positional.add("case", -1);
@@ -124,7 +129,10 @@ int repro_command(const std::vector<std::string> &args) {
     std::vector<const Case *> cases;
     for (const auto &[path, case_file] : group) cases.push_back(&case_file.conv_case);
     const auto outcomes = verify_cases_isolated(cases, group_strategies, run.run_timeout_s());
-    for (size_t i = 0; i < group.size(); ++i) failed |= report_file(group[i].first, group[i].second, outcomes[i]);
+    for (size_t i = 0; i < group.size(); ++i) {
+      failed |= report_file(group[i].first, group[i].second, outcomes[i]);
+      if (neighbours) print_neighbours(group[i].second, group_strategies, run.run_timeout_s());
+    }
     group.clear();
   };
   for (const std::string &file : files) {
