@@ -97,6 +97,7 @@ Strategy server_strategy(const ServerSpec &spec) {
   strategy.supports = connection->hello().supports;
   strategy.run_case = [connection](const Case &c) { return connection->run(c); };
   strategy.implementation = [connection](const Case &, Direction) { return connection->hello().name; };
+  strategy.identity = [hello = connection->hello()] { return ImplementationIdentity{hello.name, hello.version}; };
   return strategy;
 }
 

@@ -4,7 +4,8 @@
 // tensors back to back, each little-endian, C order, canonical layout (channels first, OI... weights).
 //
 //   convcheck -> server   {"type": "hello", "protocol": 1, "convcheck": VERSION}
-//   server -> convcheck   {"type": "hello", "protocol": 1, "name": ..., "supports": {...}}   (name, supports optional)
+//   server -> convcheck   {"type": "hello", "protocol": 1, "name": ..., "version": ..., "supports": {...}}
+//                         (name, version and supports optional)
 //   convcheck -> server   {"type": "case", "id": N, "problem": {...}, "directions": [...], "tensors": [...]} + bytes
 //   server -> convcheck   {"type": "results", "id": N, "results": [...], "skipped": {...}} + bytes
 //                       | {"type": "unsupported", "id": N, "reason": ...}
@@ -29,7 +30,8 @@ Frame hello_frame();
 
 /// What a server said of itself in its hello.
 struct ServerHello {
-  std::string name; // "torch 2.1.0"; may be empty
+  std::string name;    // "torch 2.1.0"; may be empty
+  std::string version; // "version", where it gives one apart from its name; may be empty
   Support supports;
 };
 
