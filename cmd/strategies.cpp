@@ -1,6 +1,7 @@
 // `convcheck strategies`: what can run, and what each supports.
 
 #include <iostream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -8,6 +9,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
+#include "core/run/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 
 namespace convcheck {
@@ -17,6 +19,21 @@ namespace {
 // "1-D,2-D" from a declared list.
 template <class T, class Spell> std::string listing(const std::vector<T> &items, Spell spell) {
   return joined(items, ",", spell, "-");
+}
+
+// The ISA caps oneDNN runs cases under on this host (core/run/isa_cap.hpp), each with its share of a campaign's
+// cases, and those the host cannot run with the reason.
+void print_isa_caps() {
+  constexpr int slots = 1 << 12;
+  std::map<std::string, int> drawn;
+  for (uint64_t index = 0; index < slots; ++index) ++drawn[drawn_isa_cap(1, index)];
+  fmt::print("\nISA caps (onednn runs each case under one, drawn per case; a case file keeps it):\n");
+  for (const IsaCap &cap : isa_caps()) {
+    const std::string lacks = host_lacks(cap.name);
+    if (!lacks.empty()) fmt::print("  {:<17} skipped: {}\n", cap.name, lacks);
+    else fmt::print("  {:<17} {:>3.0f}% of cases (ONEDNN_MAX_CPU_ISA={})\n", cap.name, 100.0 * drawn[cap.name] / slots,
+                    cap.onednn_value);
+  }
 }
 
 } // namespace
@@ -42,6 +59,7 @@ int strategies_command(const std::vector<std::string> &args) {
     fmt::print("{:<26} {:<9} not built: {}\n", unbuilt.name, "absent", unbuilt.reason);
   fmt::print("\n");
   for (const Strategy *strategy : registered_strategies()) fmt::print("{}: {}\n", strategy->name, strategy->description);
+  print_isa_caps();
   fmt::print("\nranks: spatial dimensions; formats: problems whose tensors and accumulation share one of them; crops:\n"
              "negative padding. Every strategy computes output, grad_data and grad_weight unless its description says\n"
              "otherwise; problems outside a strategy's support are reported as skipped with the reason. Kinds: strategy\n"
