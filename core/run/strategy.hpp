@@ -50,6 +50,9 @@ struct Support {
   std::vector<DataLayout> data_layouts = {DataLayout::ncx, DataLayout::nxc};
   std::vector<WeightLayout> weight_layouts = {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi};
   bool crops = false;          ///< negative padding
+  /// Per axis of the problem's own, the kernel sizes, strides and dilations taken; empty: any (a Winograd kernel
+  /// takes kernel 3, stride 1, dilation 1).
+  std::vector<int64_t> kernels, strides, dilations;
 
   /// Why `problem` is outside this support ("" when it is inside), e.g. "rank 3 is not supported (ranks 2)".
   std::string refusal(const Problem &problem) const;
