@@ -53,11 +53,16 @@ std::string Support::refusal(const Problem &p) const {
                        listing(ranks, [](int64_t rank) { return std::to_string(rank); }));
   const std::optional<DType> single = p.precision.single();
   auto dtype_names = [&] { return listing(dtypes, [](DType dtype) { return to_string(dtype); }); };
+  const auto mixed = [&] {
+    return fmt::format("mixed formats {}:{}:{}:{}", to_string(p.precision.src), to_string(p.precision.weight),
+                       to_string(p.precision.dst), to_string(p.precision.acc));
+  };
+  if (!single && !mixed_formats) return fmt::format("{} are not supported (one of: {})", mixed(), dtype_names());
   if (!single)
-    return fmt::format("mixed formats {}:{}:{}:{} are not supported (one of: {})", to_string(p.precision.src),
-                       to_string(p.precision.weight), to_string(p.precision.dst), to_string(p.precision.acc),
-                       dtype_names());
-  if (!contains(dtypes, *single))
+    for (DType dtype : {p.precision.src, p.precision.weight, p.precision.dst, p.precision.acc})
+      if (!contains(dtypes, dtype))
+        return fmt::format("{}: {} is not supported (formats: {})", mixed(), to_string(dtype), dtype_names());
+  if (single && !contains(dtypes, *single))
     return fmt::format("{} is not supported (formats: {})", to_string(*single), dtype_names());
   if (!contains(data_layouts, p.data_layout))
     return fmt::format("data layout {} is not supported", to_string(p.data_layout, p.ndims));

@@ -22,6 +22,7 @@
 #include "core/numerics/algorithm.hpp"
 #include "core/numerics/case.hpp"
 #include "core/problem/direction.hpp"
+#include "core/run/implementation_identity.hpp"
 #include "core/tensor/tensor.hpp"
 
 namespace convcheck {
@@ -47,6 +48,9 @@ struct Support {
   std::vector<Op> ops;
   std::vector<int64_t> ranks;  ///< spatial dimensions
   std::vector<DType> dtypes;   ///< problems whose tensors and accumulation all use one of these formats
+  /// Also problems mixing formats, each of them listed in `dtypes`: what an outside implementation declaring the
+  /// formats gets (oracles/support/declared_support.hpp); a built-in strategy computes one format at a time.
+  bool mixed_formats = false;
   std::vector<DataLayout> data_layouts = {DataLayout::ncx, DataLayout::nxc};
   std::vector<WeightLayout> weight_layouts = {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi};
   bool crops = false;          ///< negative padding
@@ -80,6 +84,9 @@ struct Strategy {
   /// Optional: one-time work of the process (oneDNN compiling its GEMM kernels, say), done once by a campaign
   /// before it forks its workers, so that each worker inherits it instead of repeating it on its first case.
   std::function<void()> warm_up;
+  /// Optional: who it is (a server's hello, a plugin's name, a library's version), asked once by the process that
+  /// runs a campaign or a replay and shown in every report and repro row.
+  std::function<ImplementationIdentity()> identity;
   /// Optional: which implementation ran (e.g. oneDNN's impl_info_str), recorded with a finding.
   std::function<std::string(const Case &, Direction)> implementation;
   /// Its loops run at about the definition's speed, many times a BLAS's: on a case over the cost plan's limit it

@@ -49,7 +49,7 @@ std::string family_name(WeightLayout layout) {
 }
 
 Support full_support() {
-  Support support{.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {}, .crops = true};
+  Support support{.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {}, .mixed_formats = true, .crops = true};
   for (const DTypeInfo &row : dtype_table()) support.dtypes.push_back(row.dtype);
   return support;
 }
