@@ -44,9 +44,14 @@ void print_outcome(const Outcome &outcome, const Labels &labels = {}) {
   const bool compared = outcome.verdict != Verdict::skipped && (outcome.diff.ok || outcome.diff.first_mismatch >= 0);
   const std::string error = compared ? fmt::format("{:.3g}", outcome.diff.max_error) : "-";
   const std::string bound = compared ? fmt::format("{:.3g}", outcome.diff.bound_at_max_ratio) : "-";
+  // A pass under a fast algorithm's bound says which: the class is part of what was checked.
+  const std::string detail = outcome.detail.empty() && !outcome.judged_under.empty()
+                                 ? "judged under " + outcome.judged_under
+                                 : outcome.detail;
   const auto label = labels.find(outcome.strategy);
-  fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}\n", label == labels.end() ? outcome.strategy : label->second,
-             to_string(outcome.direction), error, bound, to_string(outcome.verdict), outcome.detail);
+  fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}
+", label == labels.end() ? outcome.strategy : label->second,
+             to_string(outcome.direction), error, bound, to_string(outcome.verdict), detail);
 }
 
 // Strategies to rerun: those asked for, plus the one that found the case if this build has it (an injected
@@ -90,7 +95,12 @@ bool report_file(const std::string &path, const CaseFile &case_file, const std::
   }
   for (const auto &[name, by_direction] : case_file.results)
     for (const auto &[direction, tensor] : by_direction) {
-      const Outcome outcome = judge("recorded:" + name, direction, tensor, reference[direction]);
+      // A recorded result is judged under the class it was judged under when it was recorded.
+      const auto algorithms = case_file.algorithms.find(name);
+      const bool declared = algorithms != case_file.algorithms.end() && algorithms->second.count(direction);
+      const Algorithm algorithm =
+          declared ? parse_algorithm(algorithms->second.at(direction), "recorded algorithm") : Algorithm{};
+      const Outcome outcome = judge("recorded:" + name, direction, tensor, reference[direction], conv_case, algorithm);
       print_outcome(outcome);
       failed |= outcome.verdict == Verdict::failed;
     }

@@ -100,6 +100,8 @@ void put(WireWriter &out, const Outcome &o) {
   out.put(o.implementation);
   out.put(o.seconds);
   out.put(o.kind);
+  out.put(o.judged_under);
+  out.put(o.algorithm);
 }
 
 Outcome get_outcome(WireReader &in) {
@@ -119,6 +121,8 @@ Outcome get_outcome(WireReader &in) {
   o.implementation = in.get_string();
   o.seconds = in.get<double>();
   o.kind = in.get<FailureKind>();
+  o.judged_under = in.get_string();
+  o.algorithm = in.get_string();
   return o;
 }
 

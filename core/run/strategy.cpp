@@ -5,6 +5,7 @@
 #include <cassert>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -70,6 +71,15 @@ std::string Support::refusal(const Problem &p) const {
   const bool crop = std::any_of(p.axes.begin(), p.axes.end(),
                                 [](const SpatialAxis &a) { return a.pad_begin < 0 || a.pad_end < 0; });
   if (crop && !crops) return "negative padding (a crop) is not supported";
+  const auto number = [](int64_t value) { return std::to_string(value); };
+  for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
+    const SpatialAxis &axis = p.axes[static_cast<size_t>(a)];
+    for (const auto &[taken, value, what] : {std::tuple{&kernels, axis.kernel, "kernel"},
+                                             std::tuple{&strides, axis.stride, "stride"},
+                                             std::tuple{&dilations, axis.dilation, "dilation"}})
+      if (!taken->empty() && !contains(*taken, value))
+        return fmt::format("{} {} is not supported ({}s: {})", what, value, what, listing(*taken, number));
+  }
   return "";
 }
 

@@ -15,9 +15,11 @@
 // deliberately broken variant reproducing a real bug; it runs only when asked for with --inject.
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/numerics/algorithm.hpp"
 #include "core/numerics/case.hpp"
 #include "core/problem/direction.hpp"
 #include "core/run/implementation_identity.hpp"
@@ -30,6 +32,7 @@ struct RunResult {
   Tensor result;       // empty when skipped or failed
   std::string skipped; // why the direction was not computed (reported as skipped)
   std::string error;   // why no usable result came back (reported as a failure)
+  std::optional<Algorithm> algorithm; // the class that computed it, when it differs from the strategy's own
 };
 
 /// What one run_case call produced, per direction. A direction of the case's op missing from it is a failure.
@@ -51,6 +54,9 @@ struct Support {
   std::vector<DataLayout> data_layouts = {DataLayout::ncx, DataLayout::nxc};
   std::vector<WeightLayout> weight_layouts = {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi};
   bool crops = false;          ///< negative padding
+  /// Per axis of the problem's own, the kernel sizes, strides and dilations taken; empty: any (a Winograd kernel
+  /// takes kernel 3, stride 1, dilation 1).
+  std::vector<int64_t> kernels, strides, dilations;
 
   /// Why `problem` is outside this support ("" when it is inside), e.g. "rank 3 is not supported (ranks 2)".
   std::string refusal(const Problem &problem) const;
@@ -63,6 +69,8 @@ struct Strategy {
   /// Whether it runs when no --strategies list is given. A strategy too dear for every default campaign (a whole
   /// framework per case) says false and runs when named or with `--strategies all`.
   bool in_default_set = true;
+  /// The algorithm class its results are judged under (core/numerics/algorithm.hpp): direct unless it says.
+  Algorithm algorithm;
   /// The problems it can compute at all.
   Support supports;
   /// Why `direction` cannot run on a problem inside `supports` ("" or a null function: it can), such as a

@@ -118,7 +118,14 @@ ServerHello read_hello(const Frame &frame) {
                              optional_member<std::vector<int64_t>>(*found, "ranks", "a list of integers"),
                              optional_member<bool>(*found, "crops", "true or false")};
     hello.supports = declared_support(declared);
+    // The shapes taken per axis (a Winograd kernel: kernel 3, stride 1, dilation 1); absent: any.
+    using Sizes = std::vector<int64_t>;
+    hello.supports.kernels = optional_member<Sizes>(*found, "kernels", "a list of integers").value_or(Sizes{});
+    hello.supports.strides = optional_member<Sizes>(*found, "strides", "a list of integers").value_or(Sizes{});
+    hello.supports.dilations = optional_member<Sizes>(*found, "dilations", "a list of integers").value_or(Sizes{});
   }
+  if (const auto algorithm = optional_member<std::string>(header, "algorithm", "a string"))
+    hello.algorithm = parse_algorithm(*algorithm, "\"algorithm\" of the hello");
   return hello;
 }
 
@@ -173,6 +180,8 @@ RunResults read_reply(const Frame &frame, const Case &c, uint64_t id, int64_t ma
     Tensor result = read_tensor(entry, frame.payload, offset, max_elements);
     const DType wanted = result_dtype(c.problem, *direction);
     runs[*direction].result = result.dtype() == wanted ? std::move(result) : result.cast(wanted);
+    if (const auto algorithm = optional_member<std::string>(entry, "algorithm", "a string"))
+      runs[*direction].algorithm = parse_algorithm(*algorithm, fmt::format("\"algorithm\" of the {} result", name));
   }
   if (offset != frame.payload.size())
     throw InputError(fmt::format("sent a payload of {} bytes; its results take {}", frame.payload.size(), offset));
