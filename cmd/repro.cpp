@@ -12,6 +12,7 @@
 
 #include "cmd/commands.hpp"
 #include "cmd/emit.hpp"
+#include "cmd/repro_neighbours.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
 #include "core/storage/case_file.hpp"
@@ -118,13 +119,17 @@ int repro_command(const std::vector<std::string> &args) {
   std::vector<std::string> files;
   bool live = false;
   std::string emit, out;
+  bool neighbours = false;
   po::options_description description("convcheck repro CASE.h5... [options]\n\nReplays saved cases");
   description.add_options()("help", "show this help")("case", po::value(&files), "case files")(
       "live", po::bool_switch(&live),
       "judge only the implementations run now, not the results the file recorded: a fixed implementation exits 0")(
       "emit", po::value(&emit), fmt::format("write a standalone reproducer of one case instead of replaying it: {}",
                                             emit_kinds).c_str())(
-      "out", po::value(&out), "--emit: write it to this file (default: standard output)");
+      "out", po::value(&out), "--emit: write it to this file (default: standard output)")(
+      "neighbours", po::bool_switch(&neighbours),
+      "also run the finding's strategy on each neighbour of the case (a field one step each way, each layout, the "
+      "other format) and print which fail: the failing region");
   add_run_options(description, run);
   po::positional_options_description positional;
   positional.add("case", -1);
@@ -148,8 +153,10 @@ int repro_command(const std::vector<std::string> &args) {
     for (const auto &[path, case_file] : group) cases.push_back(&case_file.conv_case);
     const auto outcomes = verify_cases_isolated(cases, group_strategies, run.run_timeout_s());
     const Labels labels = labels_of(group_strategies);
-    for (size_t i = 0; i < group.size(); ++i)
+    for (size_t i = 0; i < group.size(); ++i) {
       failed |= report_file(group[i].first, group[i].second, outcomes[i], labels, live);
+      if (neighbours) print_neighbours(group[i].second, group_strategies, run.run_timeout_s());
+    }
     group.clear();
   };
   for (const std::string &file : files) {

@@ -119,8 +119,8 @@ void add_run_options(po::options_description &description, RunOptions &options) 
        "also run what strategies hold back for known library bugs (`convcheck strategies` names them); each is "
        "then a finding again")
       ("isa-caps", po::value(&options.isa_caps),
-       "comma-separated ISA caps oneDNN runs cases under, drawn per case (default: every cap the host has, its "
-       "highest for 7/8 of the cases; `convcheck strategies` lists them)");
+       "comma-separated ISA caps oneDNN runs cases under, each drawn alike per case (default: the host's highest "
+       "for 7/8 of the cases, avx2 for 1/8; `convcheck strategies` lists what the host has)");
 }
 
 po::variables_map parse_arguments(const std::vector<std::string> &args, const po::options_description &description,
