@@ -13,9 +13,9 @@
 namespace convcheck {
 
 struct WorkerRecycling {
-  /// Cases a worker runs before it is replaced; 0: no limit. At the default worker's rate (about 2,000 cases/s),
-  /// 200,000 cases is a replacement every two minutes or so, whose cost (a fork, first page faults, kernels JIT-
-  /// compiled again) is well under a percent of that.
+  /// Cases a worker runs before it is replaced; 0: no limit. At a default campaign's rate (about 2,000 cases/s a
+  /// worker) that is a replacement every couple of minutes; with every strategy on (about 150 cases/s here) every
+  /// 20 minutes or so. Each costs a fork and a fresh worker's first cases (page faults, kernels JIT-compiled again).
   int64_t max_cases = 200'000;
   /// Peak resident set, in MiB, past which a worker is replaced after its current case; 0: no limit. Two workers
   /// of 1 GiB each, the campaign's process and a server of similar size stay under a sixth of a 24 GiB machine.
