@@ -49,8 +49,7 @@ void print_outcome(const Outcome &outcome, const Labels &labels = {}) {
                                  ? "judged under " + outcome.judged_under
                                  : outcome.detail;
   const auto label = labels.find(outcome.strategy);
-  fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}
-", label == labels.end() ? outcome.strategy : label->second,
+  fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}\n", label == labels.end() ? outcome.strategy : label->second,
              to_string(outcome.direction), error, bound, to_string(outcome.verdict), detail);
 }
 
