@@ -18,7 +18,20 @@ std::string skip_reason_key(const std::string &detail) {
 
 void add_skip_reason(SkipReasons &reasons, const std::string &detail, int64_t count) {
   std::string key = skip_reason_key(detail);
-  if (!reasons.count(key) && reasons.size() >= max_skip_reasons) key = other_skip_reasons;
+  if (!reasons.count(key) && reasons.size() >= max_skip_reasons) {
+    // Full. The rarest reason kept makes room for a more frequent one, so that merging tallies (directions summed,
+    // shards) keeps the reasons a report names: xnnpack's one gradient reason, skipping every case, had been counted
+    // under "(other reasons)" behind the output's rarer ones.
+    auto rarest = reasons.end();
+    for (auto it = reasons.begin(); it != reasons.end(); ++it)
+      if (it->first != other_skip_reasons && (rarest == reasons.end() || it->second < rarest->second)) rarest = it;
+    if (rarest != reasons.end() && rarest->second < count) {
+      reasons[other_skip_reasons] += rarest->second;
+      reasons.erase(rarest);
+    } else {
+      key = other_skip_reasons;
+    }
+  }
   reasons[key] += count;
 }
 
