@@ -1,6 +1,8 @@
 #include "core/problem/spelling.hpp"
 #include "core/run/strategy.hpp"
 
+#include "core/problem/precision_table.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <memory>
@@ -52,12 +54,14 @@ std::string Support::refusal(const Problem &p) const {
                        listing(ranks, [](int64_t rank) { return std::to_string(rank); }));
   const std::optional<DType> single = p.precision.single();
   auto dtype_names = [&] { return listing(dtypes, [](DType dtype) { return to_string(dtype); }); };
-  if (!single)
-    return fmt::format("mixed formats {}:{}:{}:{} are not supported (one of: {})", to_string(p.precision.src),
-                       to_string(p.precision.weight), to_string(p.precision.dst), to_string(p.precision.acc),
-                       dtype_names());
-  if (!contains(dtypes, *single))
-    return fmt::format("{} is not supported (formats: {})", to_string(*single), dtype_names());
+  if (!contains(precisions, p.precision)) {
+    if (!single)
+      return fmt::format("mixed formats {}:{}:{}:{} are not supported (one of: {}{})", to_string(p.precision.src),
+                         to_string(p.precision.weight), to_string(p.precision.dst), to_string(p.precision.acc),
+                         dtype_names(), precisions.empty() ? "" : " or " + listing(precisions, precision_words));
+    if (!contains(dtypes, *single))
+      return fmt::format("{} is not supported (formats: {})", to_string(*single), dtype_names());
+  }
   if (!contains(data_layouts, p.data_layout))
     return fmt::format("data layout {} is not supported", to_string(p.data_layout, p.ndims));
   if (!contains(weight_layouts, p.weight_layout))

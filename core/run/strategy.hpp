@@ -44,6 +44,9 @@ struct Support {
   std::vector<Op> ops;
   std::vector<int64_t> ranks;  ///< spatial dimensions
   std::vector<DType> dtypes;   ///< problems whose tensors and accumulation all use one of these formats
+  /// and these combinations of formats besides (rows of core/problem/precision_table.hpp: bf16 storage with f32
+  /// accumulation, say). A combination listed nowhere is skipped with the reason.
+  std::vector<Precision> precisions = {};
   std::vector<DataLayout> data_layouts = {DataLayout::ncx, DataLayout::nxc};
   std::vector<WeightLayout> weight_layouts = {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi};
   bool crops = false;          ///< negative padding
