@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "oracles/support/onednn_isa_server.hpp"
 #include "core/numerics/case.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/problem/descriptor.hpp"
@@ -83,6 +84,7 @@ std::map<std::string, double> one_round(const std::vector<Problem> &configs, con
 } // namespace
 
 int main(int argc, char **argv) {
+  if (const int served = convcheck::serve_onednn_isa_if_asked(); served >= 0) return served; // a cap server
   if (argc < 3 || argc > 4) {
     std::fprintf(stderr, "usage: plugin_cost BATCH_FILE PLUGIN.so [ROUNDS]\n");
     return 2;

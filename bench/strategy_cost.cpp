@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "oracles/support/onednn_isa_server.hpp"
 #include "bench/rounds.hpp"
 #include "core/process/clock.hpp"
 #include "core/numerics/case.hpp"
@@ -100,6 +101,7 @@ std::map<std::string, double> one_round(const std::vector<Problem> &configs, con
 } // namespace
 
 int main(int argc, char **argv) {
+  if (const int served = convcheck::serve_onednn_isa_if_asked(); served >= 0) return served; // a cap server
   if (argc < 2 || argc > 4) {
     std::fprintf(stderr, "usage: strategy_cost BATCH_FILE [ROUNDS] [STRATEGIES]\n");
     return 2;

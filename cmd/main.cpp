@@ -13,6 +13,7 @@
 #include "cmd/exit_codes.hpp"
 #include "core/input_error.hpp"
 #include "core/process/orphans.hpp"
+#include "oracles/support/onednn_isa_server.hpp"
 
 namespace {
 
@@ -36,6 +37,7 @@ commands:
 
 int main(int argc, char **argv) {
   using namespace convcheck;
+  if (const int served = serve_onednn_isa_if_asked(); served >= 0) return served; // started as a cap server
   spdlog::set_default_logger(spdlog::stderr_color_st("convcheck")); // logs never mix with results on stdout
   spdlog::set_pattern("convcheck: %l: %v");
   const OrphanReaper reaper; // what an outside program left running ends with convcheck

@@ -3,12 +3,14 @@
 // is not part of this build.
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "cmd/commands.hpp"
+#include "cmd/emit.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
 #include "core/storage/case_file.hpp"
@@ -16,6 +18,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
+#include "core/run/isa_cap.hpp"
 #include "core/run/verify.hpp"
 
 namespace convcheck {
@@ -54,6 +57,8 @@ bool report_file(const std::string &path, const CaseFile &case_file, const std::
   if (case_file.finding)
     fmt::print("  saved for {} {}: {}\n", case_file.finding->strategy, case_file.finding->direction,
                case_file.finding->problem);
+  if (const std::string cap = isa_cap_of(conv_case); !cap.empty())
+    fmt::print("  oneDNN under ISA cap {}{}\n", cap, host_lacks(cap).empty() ? "" : ": " + host_lacks(cap));
   fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}\n", "strategy", "direction", "max error", "bound", "verdict",
              "detail");
   const Reference reference = compute_reference(conv_case);
@@ -71,13 +76,32 @@ bool report_file(const std::string &path, const CaseFile &case_file, const std::
   return failed;
 }
 
+// `--emit KIND`: the reproducer of the one case, to `out` or standard output.
+int emit_command(const std::string &kind, const std::vector<std::string> &files, const std::string &out,
+                 int64_t max_elements) {
+  if (files.size() != 1) throw InputError(fmt::format("repro --emit takes one case file, not {}", files.size()));
+  const std::string text = emit_reproducer(kind, read_untrusted_case_file(files[0], max_elements), files[0]);
+  if (out.empty()) {
+    std::cout << text;
+    return exit_agreed;
+  }
+  std::ofstream file(out);
+  file << text;
+  if (!file.flush()) throw InputError(fmt::format("cannot write reproducer {}", out));
+  return exit_agreed;
+}
+
 } // namespace
 
 int repro_command(const std::vector<std::string> &args) {
   RunOptions run;
   std::vector<std::string> files;
+  std::string emit, out;
   po::options_description description("convcheck repro CASE.h5... [options]\n\nReplays saved cases");
-  description.add_options()("help", "show this help")("case", po::value(&files), "case files");
+  description.add_options()("help", "show this help")("case", po::value(&files), "case files")(
+      "emit", po::value(&emit), fmt::format("write a standalone reproducer of one case instead of replaying it: {}",
+                                            emit_kinds).c_str())(
+      "out", po::value(&out), "--emit: write it to this file (default: standard output)");
   add_run_options(description, run);
   po::positional_options_description positional;
   positional.add("case", -1);
@@ -87,6 +111,8 @@ int repro_command(const std::vector<std::string> &args) {
     return exit_agreed;
   }
   if (files.empty()) throw InputError("repro needs at least one case file");
+  if (!out.empty() && emit.empty()) throw InputError("repro --out needs --emit");
+  if (!emit.empty()) return emit_command(emit, files, out, run.max_elements);
   // Files that rerun the same strategies are replayed together, a few at a time, in one worker that stays up, so
   // an external server starts once for them rather than once a file.
   constexpr size_t files_per_worker = 16;

@@ -7,6 +7,7 @@
 #include "core/input_error.hpp"
 #include "core/run/cost_plan.hpp"
 #include "core/run/held_back.hpp"
+#include "core/run/isa_cap.hpp"
 #include "oracles/external.hpp"
 #include "oracles/external_server.hpp"
 #include "oracles/plugin.hpp"
@@ -53,6 +54,7 @@ std::vector<Strategy> RunOptions::selected() const {
   if (full_check)
     for (Strategy &strategy : selected) strategy.cost_planned = false;
   set_run_held_back(held_back);
+  set_drawn_isa_caps(isa_caps);
   return selected;
 }
 
@@ -94,7 +96,10 @@ void add_run_options(po::options_description &description, RunOptions &options) 
            .c_str())
       ("run-held-back", po::bool_switch(&options.held_back),
        "also run what strategies hold back for known library bugs (`convcheck strategies` names them); each is "
-       "then a finding again");
+       "then a finding again")
+      ("isa-caps", po::value(&options.isa_caps),
+       "comma-separated ISA caps oneDNN runs cases under, drawn per case (default: every cap the host has, its "
+       "highest for 7/8 of the cases; `convcheck strategies` lists them)");
 }
 
 po::variables_map parse_arguments(const std::vector<std::string> &args, const po::options_description &description,

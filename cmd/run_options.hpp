@@ -30,6 +30,7 @@ struct RunOptions {
   double case_timeout_s = 60;
   bool full_check = false; // every strategy on every case, whatever the cost plan (core/run/cost_plan.hpp) says
   bool held_back = false;  // run what strategies hold back for known library bugs (core/run/held_back.hpp)
+  std::string isa_caps;    // the ISA caps cases are drawn from (core/run/isa_cap.hpp); "" the default draw
 
   /// How long one strategy may run on one direction of a case before it is a timeout finding: --case-timeout, but
   /// always longer than --external-timeout, so an external command's own timeout fires first and its finding
@@ -38,13 +39,13 @@ struct RunOptions {
   double run_timeout_s() const;
 
   /// The real strategies asked for, the injected ones and the external ones; throws InputError for bad names.
-  /// Also applies --run-held-back, process-wide.
+  /// Also applies --run-held-back and --isa-caps, process-wide.
   std::vector<Strategy> selected() const;
 };
 
 /// Adds --strategies, --inject, --external, --external-timeout, --external-case-format, --external-server,
 /// --external-server-max-cases, --external-server-start-timeout, --plugin, --case-timeout, --threads,
-/// --max-elements, --full-check and --run-held-back.
+/// --max-elements, --full-check, --run-held-back and --isa-caps.
 void add_run_options(po::options_description &description, RunOptions &options);
 
 /// Parses `args` into a variables map; throws InputError for unknown or malformed options.

@@ -1,6 +1,7 @@
 // `convcheck strategies`: what can run, and what each supports.
 
 #include <iostream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -9,6 +10,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
+#include "core/run/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 
 namespace convcheck {
@@ -26,6 +28,21 @@ std::string combinations(const std::vector<Precision> &precisions) {
     const PrecisionRow *row = find_precision_row(p);
     return row != nullptr ? std::string(row->name) : precision_words(p);
   });
+}
+
+// The ISA caps oneDNN runs cases under on this host (core/run/isa_cap.hpp), each with its share of a campaign's
+// cases, and those the host cannot run with the reason.
+void print_isa_caps() {
+  constexpr int slots = 1 << 12;
+  std::map<std::string, int> drawn;
+  for (uint64_t index = 0; index < slots; ++index) ++drawn[drawn_isa_cap(1, index)];
+  fmt::print("\nISA caps (onednn runs each case under one, drawn per case; a case file keeps it):\n");
+  for (const IsaCap &cap : isa_caps()) {
+    const std::string lacks = host_lacks(cap.name);
+    if (!lacks.empty()) fmt::print("  {:<17} skipped: {}\n", cap.name, lacks);
+    else fmt::print("  {:<17} {:>3.0f}% of cases (ONEDNN_MAX_CPU_ISA={})\n", cap.name, 100.0 * drawn[cap.name] / slots,
+                    cap.onednn_value);
+  }
 }
 
 } // namespace
@@ -52,12 +69,14 @@ int strategies_command(const std::vector<std::string> &args) {
     fmt::print("{:<26} {:<9} not built: {}\n", unbuilt.name, "absent", unbuilt.reason);
   fmt::print("\n");
   for (const Strategy *strategy : registered_strategies()) fmt::print("{}: {}\n", strategy->name, strategy->description);
+  print_isa_caps();
   fmt::print("\nranks: spatial dimensions; formats: problems whose tensors and accumulation share one of them; crops:\n"
              "negative padding; combinations: the mixed rows of the precision table it computes besides (src:weight:dst:acc\n"
-             "in the descriptor: bf16_f32acc is bf16:bf16:bf16:f32, bf16_to_f32 bf16:bf16:f32:f32). Every strategy computes output, grad_data and grad_weight unless its description says\n"
-             "otherwise; problems outside a strategy's support are reported as skipped with the reason. Kinds: strategy\n"
-             "(runs by default); optional (runs when named in --strategies, or with --strategies all); absent (not in\n"
-             "this build, with the reason); inject (a deliberately broken variant: --inject NAME).\n");
+             "in the descriptor: bf16_f32acc is bf16:bf16:bf16:f32, bf16_to_f32 bf16:bf16:f32:f32). Every strategy computes\n"
+             "output, grad_data and grad_weight unless its description says otherwise; problems outside a strategy's\n"
+             "support are reported as skipped with the reason. Kinds: strategy (runs by default); optional (runs when\n"
+             "named in --strategies, or with --strategies all); absent (not in this build, with the reason); inject (a\n"
+             "deliberately broken variant: --inject NAME).\n");
   return exit_agreed;
 }
 

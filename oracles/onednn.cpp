@@ -49,9 +49,11 @@
 #include "core/problem/descriptor.hpp"
 #include "core/problem/fields.hpp"
 #include "core/run/held_back.hpp"
+#include "core/run/isa_cap.hpp"
 #include "core/numerics/fill.hpp"
 #include "core/tensor/layout.hpp"
 #include "oracles/support/onednn_6035.hpp"
+#include "oracles/support/onednn_isa_server.hpp"
 #include "oracles/support/onednn_memory.hpp"
 
 namespace convcheck {
@@ -397,7 +399,15 @@ const Registration registration{{
                    "channels per group (oneDNN issue #6035; --run-held-back runs both)",
     .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}, .crops = true},
     .unsupported = [](const Problem &problem, Direction) { return refused_padding(problem); },
-    .run_case = [](const Case &c) { return onednn_results(c, onednn_path(c)); },
+    // Under the case's ISA cap (core/run/isa_cap.hpp): in this process when it runs at that cap, else in a server
+    // process started with it (oracles/support/onednn_isa_server.hpp).
+    .run_case =
+        [](const Case &c) {
+          const std::string cap = isa_cap_of(c);
+          if (std::string lacks = cap.empty() ? "" : host_lacks(cap); !lacks.empty())
+            return every_direction_skipped(c.problem.op, lacks);
+          return onednn_results_under(cap, c, onednn_path(c));
+        },
     // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process (tens of ms,
     // docs/performance.md); one small case down every path pays that once, before the workers are forked.
     .warm_up =
@@ -411,7 +421,14 @@ const Registration registration{{
     .implementation = [](const Case &c, Direction direction) -> std::string {
       if (c.problem.precision.acc != DType::float32) return "";
       const OnednnPath path = onednn_path(c);
-      return fmt::format("{} ({} path)", onednn_implementation(c.problem, direction, path), to_string(path));
+      const std::string cap = isa_cap_of(c);
+      if (!cap.empty() && !host_lacks(cap).empty()) return "";
+      try {
+        return fmt::format("{} ({} path, cap {}, oneDNN isa {})", onednn_implementation_under(cap, c.problem, direction, path),
+                           to_string(path), cap.empty() ? "none" : cap, onednn_isa_under(cap));
+      } catch (const std::exception &error) {
+        return fmt::format("unknown: {}", error.what());
+      }
     },
 }};
 
@@ -461,6 +478,8 @@ RunResults onednn_results(const Case &c, OnednnPath path) {
   }
   return runs;
 }
+
+WeightLayout onednn_weight_layout(const Problem &config, OnednnPath path) { return held_weight_layout(config, path); }
 
 std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path) {
   const SingleThreadInParallelRegion single_thread; // the same decomposition, so the same choice, as running

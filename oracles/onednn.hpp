@@ -36,6 +36,9 @@ OnednnPath onednn_path(const Case &conv_case);
 /// gradient whose jit kernel oneDNN 2.6 gets wrong (a crop, see onednn.cpp) is skipped, with the reason, unrun.
 RunResults onednn_results(const Case &conv_case, OnednnPath path);
 
+/// The weight layout the user hands oneDNN on `path` (the plain path holds them as oneDNN's plain kernels read them).
+WeightLayout onednn_weight_layout(const Problem &config, OnednnPath path);
+
 /// oneDNN's name for the implementation `direction` gets on `path` (impl_info_str), without running it.
 std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path);
 

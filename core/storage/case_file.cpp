@@ -14,6 +14,7 @@
 #include "core/storage/hdf5_handle.hpp"
 #include "core/input_error.hpp"
 #include "core/problem/fields.hpp"
+#include "core/run/isa_cap.hpp"
 #include "core/tensor/tensor.hpp"
 
 namespace convcheck {
@@ -314,6 +315,11 @@ private:
     if (H5Aexists(root, "seed") > 0) c.seed = static_cast<uint64_t>(int_attribute(root, "/", "seed"));
     if (H5Aexists(root, "case_index") > 0)
       c.case_index = static_cast<uint64_t>(int_attribute(root, "/", "case_index"));
+    c.isa_cap = ""; // a file from before caps ran under its process's own ISA
+    if (H5Aexists(root, "isa_cap") > 0) {
+      c.isa_cap = string_attribute(root, "/", "isa_cap");
+      if (find_isa_cap(*c.isa_cap) == nullptr) fail(host_lacks(*c.isa_cap) + " in attribute /isa_cap");
+    }
     if (H5Aexists(root, "fill") <= 0) return;
     const std::string fill = string_attribute(root, "/", "fill");
     try {
@@ -454,6 +460,7 @@ public:
     int_attribute(root, "seed", static_cast<int64_t>(c.seed));
     int_attribute(root, "case_index", static_cast<int64_t>(c.case_index));
     string_attribute(root, "fill", to_string(c.fill));
+    if (const std::string cap = isa_cap_of(c); !cap.empty()) string_attribute(root, "isa_cap", cap);
     string_attribute(root, "convcheck_version", CONVCHECK_VERSION);
     Hdf5Handle config = group(root, "config");
     if (version == 1) write_v1_fields(config.get(), c.problem);

@@ -15,9 +15,11 @@
 #include "core/problem/descriptor.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/run/held_back.hpp"
+#include "core/run/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
 #include "oracles/onednn.hpp"
+#include "oracles/support/onednn_isa_server.hpp"
 #include "tests/oracles/edge_configs.hpp"
 
 namespace convcheck {
@@ -44,9 +46,9 @@ bool is_known_hold_back(Direction direction, const std::string &skipped) {
 
 // Each path's problems on one case: a direction that did not pass (or weakly pass) against the reference, or was
 // skipped for another reason than the known jit bugs (held back).
-std::vector<std::string> path_disagreements(const Case &conv_case, OnednnPath path) {
+std::vector<std::string> path_disagreements(const Case &conv_case, OnednnPath path, const std::string &cap = "") {
   const Reference reference = compute_reference(conv_case);
-  const RunResults runs = onednn_results(conv_case, path);
+  const RunResults runs = onednn_results_under(cap, conv_case, path);
   std::vector<std::string> problems;
   for (Direction direction : all_directions) {
     const RunResult &run = runs.at(direction);
@@ -185,31 +187,49 @@ TEST(Onednn, HoldsBackTheJitWeightGradientOfACropItGetsWrong) {
 }
 
 // oneDNN issue #6035: the jit_1x1 weight gradient of a strided 1x1 conv on a channels-last source with fewer input
-// channels than its block writes past its scratchpad. Held back where it runs (the user's channels-last source, so
-// not the blocked path); with the hold-back lifted, the guard bytes after the scratchpad make it a finding of that
-// direction alone, and the heap stays whole.
+// channels than its block writes past its scratchpad. The bug is in the AVX2 kernel (jit_1x1:avx2): an AVX-512 host
+// dispatches the same problem to jit_1x1:avx512_core, which is right, so the test pins oneDNN at avx2 (a server
+// process started with that cap) and is skipped only where the host has no AVX2. Held back where it runs (the
+// user's channels-last source, so not the blocked path); with the hold-back lifted, the guard bytes after the
+// scratchpad make it a finding of that direction alone, and the heap stays whole.
 TEST(Onednn, HoldsBackTheJit1x1WeightGradientThatWritesPastItsScratchpad) {
+  if (const std::string lacks = host_lacks("avx2"); !lacks.empty()) GTEST_SKIP() << lacks;
+  const std::string cap = "avx2";
+  ASSERT_EQ(onednn_isa_under(cap), "avx2");
   const Case conv_case = make_case(parse_descriptor("mb2ic4ih12iw6oc5kh1kw1sw2_nhwc"), FillMode::exact, 7, 3);
-  ASSERT_EQ(onednn_implementation(conv_case.problem, Direction::grad_weight, OnednnPath::any_weights)
-                .rfind("jit_1x1", 0),
-            0u)
+  ASSERT_EQ(onednn_implementation_under(cap, conv_case.problem, Direction::grad_weight, OnednnPath::any_weights),
+            "jit_1x1:avx2")
       << "the weight gradient no longer runs on jit_1x1: the test no longer reaches the bug";
-  const RunResults held = onednn_results(conv_case, OnednnPath::any_weights);
+  const RunResults held = onednn_results_under(cap, conv_case, OnednnPath::any_weights);
   EXPECT_NE(held.at(Direction::grad_weight).skipped.find("(oneDNN issue #6035)"), std::string::npos)
       << held.at(Direction::grad_weight).skipped;
-  EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights).empty());
+  EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights, cap).empty());
 
   set_run_held_back(true);
-  const RunResults lifted = onednn_results(conv_case, OnednnPath::any_weights);
+  const RunResults lifted = onednn_results_under(cap, conv_case, OnednnPath::any_weights);
   set_run_held_back(false);
   EXPECT_EQ(lifted.at(Direction::grad_weight).error.rfind("threw: onednn: the primitive wrote past the ", 0), 0u)
       << lifted.at(Direction::grad_weight).error;
   EXPECT_TRUE(lifted.at(Direction::output).error.empty() && lifted.at(Direction::grad_data).error.empty());
 
-  EXPECT_EQ(onednn_results(conv_case, OnednnPath::blocked).at(Direction::grad_weight).skipped, "");
+  EXPECT_EQ(onednn_results_under(cap, conv_case, OnednnPath::blocked).at(Direction::grad_weight).skipped, "");
   const Case first = make_case(parse_descriptor("mb2ic4ih12iw6oc5kh1kw1sw2"), FillMode::exact, 7, 3);
-  EXPECT_EQ(onednn_results(first, OnednnPath::any_weights).at(Direction::grad_weight).skipped, "");
-  EXPECT_TRUE(path_disagreements(first, OnednnPath::any_weights).empty());
+  EXPECT_EQ(onednn_results_under(cap, first, OnednnPath::any_weights).at(Direction::grad_weight).skipped, "");
+  EXPECT_TRUE(path_disagreements(first, OnednnPath::any_weights, cap).empty());
+}
+
+// The same problem under the host's own AVX-512 kernels: jit_1x1:avx512_core has no such bug, and is not held
+// back. Skipped, saying so, on a host without AVX-512.
+TEST(Onednn, TheAvx512Jit1x1WeightGradientOfTheSameProblemIsRight) {
+  if (const std::string lacks = host_lacks("avx512_core"); !lacks.empty()) GTEST_SKIP() << lacks;
+  const std::string cap = "avx512_core";
+  const Case conv_case = make_case(parse_descriptor("mb2ic4ih12iw6oc5kh1kw1sw2_nhwc"), FillMode::exact, 7, 3);
+  EXPECT_EQ(onednn_implementation_under(cap, conv_case.problem, Direction::grad_weight, OnednnPath::any_weights)
+                .find("avx2"),
+            std::string::npos);
+  set_run_held_back(true);
+  EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights, cap).empty());
+  set_run_held_back(false);
 }
 
 // The crops the strategy skips are exactly those oneDNN refuses: over every padding from -2 to 1 at the beginning
@@ -302,7 +322,10 @@ TEST(Onednn, NamesTheImplementationThatRanAndItsPath) {
     const std::string name = onednn().implementation(conv_case, direction);
     EXPECT_FALSE(name.empty()) << to_string(direction);
     EXPECT_EQ(name.rfind("none", 0), std::string::npos) << to_string(direction) << ": " << name;
-    EXPECT_NE(name.find(fmt::format("({} path)", to_string(onednn_path(conv_case)))), std::string::npos) << name;
+    EXPECT_NE(name.find(fmt::format("({} path, cap {}, oneDNN isa {})", to_string(onednn_path(conv_case)),
+                                    isa_cap_of(conv_case), onednn_isa_under(isa_cap_of(conv_case)))),
+              std::string::npos)
+        << name;
   }
 }
 

@@ -7,11 +7,13 @@
 #include <cstring>
 #include <functional>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
+#include "core/run/isa_cap.hpp"
 
 namespace convcheck {
 namespace {
@@ -119,6 +121,26 @@ TEST_F(CaseFileTest, RoundTripsConfigInputsResultsAndFinding) {
   EXPECT_EQ(read.finding->implementation, "ref:any");
   // No temporary is left beside it.
   EXPECT_EQ(std::distance(fs::directory_iterator(directory_), fs::directory_iterator()), 1);
+}
+
+// A case keeps the ISA cap oneDNN ran it under (core/run/isa_cap.hpp): the drawn one when the case carries none, its
+// own otherwise; a file without the attribute (every file from before caps) reads as "no cap", and an unknown cap
+// is refused naming the attribute.
+TEST_F(CaseFileTest, KeepsTheIsaCapAndReadsAFileWithoutOneAsNoCap) {
+  CaseFile drawn{make_case(parse_descriptor("mb1ic2ih5oc2kh3"), FillMode::exact, 5, 9), {}, {}};
+  ASSERT_FALSE(drawn.conv_case.isa_cap.has_value());
+  write_case_file(path("drawn.h5"), drawn);
+  EXPECT_EQ(read_case_file(path("drawn.h5")).conv_case.isa_cap, drawn_isa_cap(5, 9));
+  drawn.conv_case.isa_cap = "sse41";
+  write_case_file(path("sse41.h5"), drawn);
+  EXPECT_EQ(read_case_file(path("sse41.h5")).conv_case.isa_cap, "sse41");
+  const std::string old = valid_file([](hid_t file) { H5Adelete(file, "isa_cap"); });
+  EXPECT_EQ(read_case_file(old).conv_case.isa_cap, "");
+  const std::string unknown =
+      valid_file([](hid_t file) { replace_fixed_string_attribute(file, "/", "isa_cap", "avx9000"); });
+  EXPECT_EQ(error_of(unknown), fmt::format("case file {}: unknown ISA cap 'avx9000' (known: sse41, avx2, avx512_core, "
+                                           "avx512_core_bf16, avx512_core_amx) in attribute /isa_cap",
+                                           unknown));
 }
 
 TEST_F(CaseFileTest, AcceptsOtherIntegerTypesAndFixedLengthStrings) {

@@ -1,0 +1,27 @@
+#pragma once
+// `convcheck repro CASE.h5 --emit KIND [--out FILE]`: a reproducer of a saved finding in a library's own terms, for
+// its maintainers: `benchdnn` (oneDNN's harness, cmd/emit_benchdnn.cpp) and `c` (a program against oneDNN's C API
+// for an `onednn` finding, cmd/emit_c.cpp). Each writes text that needs nothing of
+// convcheck.
+
+#include <string>
+
+#include "core/storage/case_file.hpp"
+
+namespace convcheck {
+
+/// The kinds `--emit` takes, for its help and its error.
+inline constexpr const char *emit_kinds = "benchdnn, c";
+
+/// The reproducer of `kind` for the case saved in `case_path`; throws InputError for an unknown kind or a case the
+/// kind cannot express (naming both).
+std::string emit_reproducer(const std::string &kind, const CaseFile &case_file, const std::string &case_path);
+
+/// benchdnn command lines: one for the finding's direction, or one per direction for a case without a finding.
+std::string emit_benchdnn(const CaseFile &case_file, const std::string &case_path);
+
+/// A C program against oneDNN's C API that runs the finding's direction on the case's inputs, under its ISA cap
+/// and on its oneDNN path, and exits 1 when the bug shows; for an `onednn` finding only.
+std::string emit_c(const CaseFile &case_file, const std::string &case_path);
+
+} // namespace convcheck

@@ -1,0 +1,66 @@
+// `repro --emit benchdnn`: the benchdnn command line a oneDNN maintainer pastes (core/problem/benchdnn_writer.hpp),
+// with the layouts the finding ran on: for an `onednn` finding those of the case's oneDNN path (format_tag::any
+// where oneDNN chose, oracles/onednn.hpp), and its ISA cap as ONEDNN_MAX_CPU_ISA; for another strategy's finding the
+// case's own layouts, so oneDNN can be checked on the same problem.
+
+#include <fmt/format.h>
+
+#include "cmd/emit.hpp"
+#include "core/input_error.hpp"
+#include "core/problem/benchdnn_writer.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/run/isa_cap.hpp"
+#include "oracles/onednn.hpp"
+
+namespace convcheck {
+
+namespace {
+
+std::string command_line(const CaseFile &case_file, Direction direction) {
+  const Case &c = case_file.conv_case;
+  const Problem &problem = c.problem;
+  const bool onednn = case_file.finding && case_file.finding->strategy == "onednn";
+  const OnednnPath path = onednn ? onednn_path(c) : OnednnPath::plain;
+  const std::string data = path == OnednnPath::blocked ? "any" : benchdnn_data_tag(problem.data_layout, problem.ndims);
+  const WeightLayout weight_layout = onednn ? onednn_weight_layout(problem, path) : problem.weight_layout;
+  const std::string weight =
+      path == OnednnPath::plain ? benchdnn_weight_tag(weight_layout, problem.groups > 1, problem.ndims) : "any";
+  const std::string cap = isa_cap_of(c);
+  const IsaCap *known = find_isa_cap(cap);
+  std::string note;
+  if (with_derived_pad_end(problem) != problem)
+    note = fmt::format("# benchdnn derives each end padding from the output size: {} here, the same convolution "
+                       "(no window reaches past it), which oneDNN may refuse where the case's was a crop\n",
+                       format_descriptor(with_derived_pad_end(problem)));
+  // convcheck hands oneDNN its scratchpad (user mode): that is where #6035 writes past.
+  return note + fmt::format("{}./benchdnn --conv --dir={} --dt=f32 --stag={} --wtag={} --dtag={} --alg=direct "
+                     "--attr-scratchpad=user {}\n",
+                     known != nullptr ? fmt::format("ONEDNN_MAX_CPU_ISA={} ", known->onednn_value) : "",
+                     benchdnn_dir(direction), data, weight, data, benchdnn_descriptor(problem));
+}
+
+} // namespace
+
+std::string emit_benchdnn(const CaseFile &case_file, const std::string &case_path) {
+  const Problem &problem = case_file.conv_case.problem;
+  if (problem.precision != Precision::uniform(DType::float32))
+    throw InputError(fmt::format("repro --emit benchdnn: {} is {}, and oneDNN's CPU convolution is float32 only",
+                                 case_path, format_descriptor(problem)));
+  std::string text = fmt::format("# {}: {}\n", case_path, format_descriptor(problem));
+  if (case_file.finding) {
+    text += fmt::format("# {} {}: {}\n", case_file.finding->strategy, case_file.finding->direction,
+                        case_file.finding->problem);
+    if (!case_file.finding->implementation.empty()) text += fmt::format("# ran {}\n", case_file.finding->implementation);
+    return text + command_line(case_file, parse_direction(case_file.finding->direction, "/finding/direction"));
+  }
+  for (const DirectionInfo &each : directions(problem.op)) text += command_line(case_file, each.direction);
+  return text;
+}
+
+std::string emit_reproducer(const std::string &kind, const CaseFile &case_file, const std::string &case_path) {
+  if (kind == "benchdnn") return emit_benchdnn(case_file, case_path);
+  if (kind == "c") return emit_c(case_file, case_path);
+  throw InputError(fmt::format("unknown --emit kind '{}' (known: {})", kind, emit_kinds));
+}
+
+} // namespace convcheck

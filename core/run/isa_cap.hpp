@@ -1,0 +1,53 @@
+#pragma once
+// ISA caps: which kernel family a library may dispatch to. oneDNN picks its kernels by the host's ISA (jit:avx2,
+// jit:avx512_core, brgconv:avx512_core, ...), so a campaign that always runs it uncapped tests one family only, and
+// a bug that lives in another (oneDNN issue #6035 is in the AVX2 jit_1x1 kernel) passes on a host that dispatches
+// elsewhere. A cap (oneDNN's dnnl_set_max_cpu_isa, or ONEDNN_MAX_CPU_ISA) is fixed per process before its first
+// primitive, so a case whose cap differs from the process's runs in a process started with that cap
+// (oracles/support/onednn_isa_server.hpp).
+//
+// Each case has a cap: drawn from (seed, case index) among the caps this host can run, like the oneDNN path, so
+// shrinking keeps it; a case file records it (root attribute `isa_cap`) and `repro` replays under it. A file without
+// the attribute reads as "no cap" (""): the process's own ISA, as convcheck ran every case before caps existed.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/numerics/case.hpp"
+
+namespace convcheck {
+
+/// A cap convcheck knows, lowest first.
+struct IsaCap {
+  std::string name;          ///< "avx2": convcheck's and oneDNN's lowercase name (dnnl_cpu_isa_avx2)
+  std::string onednn_value;  ///< "AVX2": what ONEDNN_MAX_CPU_ISA takes
+  std::string needs;         ///< the host features it needs, as /proc/cpuinfo spells them
+};
+
+/// sse41, avx2, avx512_core, avx512_core_bf16, avx512_core_amx.
+const std::vector<IsaCap> &isa_caps();
+
+/// The cap called `name`, or nullptr.
+const IsaCap *find_isa_cap(const std::string &name);
+
+/// Why this host cannot run kernels capped at `name` ("" when it can), e.g. "this host has no avx512_core (it
+/// lacks avx512bw)"; an unknown name says so.
+std::string host_lacks(const std::string &name);
+
+/// The caps this host can run, lowest first.
+std::vector<std::string> host_isa_caps();
+
+/// The cap of case `case_index` of a campaign seeded `seed`: by default the host's highest cap for 7/8 of the
+/// cases, avx2 for 1/16 and the other lower ones sharing the last 1/16 (isa_cap.cpp says why); after
+/// set_drawn_isa_caps, each of those caps alike.
+std::string drawn_isa_cap(uint64_t seed, uint64_t case_index);
+
+/// `--isa-caps a,b`: the caps cases are drawn from, process-wide, set before workers are forked ("" restores the
+/// default). Throws InputError naming a cap that is unknown or that the host cannot run.
+void set_drawn_isa_caps(const std::string &names);
+
+/// The case's cap: the one it carries (from a case file), else the drawn one.
+std::string isa_cap_of(const Case &conv_case);
+
+} // namespace convcheck
