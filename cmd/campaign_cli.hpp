@@ -28,7 +28,9 @@ struct CampaignCli {
   /// Checks the values and completes `campaign`; throws InputError naming a bad one.
   void finish(const po::variables_map &map);
   /// Runs over `source`, prints the summary (progress on a terminal), writes reports; returns the exit code.
-  int run_and_report(const CaseSource &source) const;
+  /// With offer_outside_precisions (fuzz), a drawn case whose precision some --external, --external-server or
+  /// --plugin implementation is not offered gets one it is (docs/external.md).
+  int run_and_report(const CaseSource &source, bool offer_outside_precisions = false) const;
 };
 
 } // namespace convcheck
