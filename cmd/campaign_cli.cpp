@@ -1,5 +1,6 @@
 #include "cmd/campaign_cli.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "core/input_error.hpp"
 #include "core/numerics/fill.hpp"
 #include "core/problem/precision_table.hpp"
+#include "core/run/focus.hpp"
 #include "reports/html_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit_report.hpp"
@@ -78,7 +80,34 @@ void print_progress(const Progress &progress) {
   std::fflush(stderr);
 }
 
+// The generated source drawn inside the support of strategy `name` (one of `strategies`): core/run/focus.hpp.
+std::function<Problem(uint64_t)> focused_source(const std::vector<Strategy> &strategies, const std::string &name,
+                                                uint64_t seed,
+                                                const std::function<Problem(uint64_t, const Support *)> &generated) {
+  const auto found =
+      std::find_if(strategies.begin(), strategies.end(), [&](const Strategy &s) { return s.name == name; });
+  if (found == strategies.end())
+    throw InputError(fmt::format("focus {} is not among the strategies run (name it with --strategies, --external, "
+                                 "--external-server or --plugin)",
+                                 name));
+  if (!generated) throw InputError("--focus draws generated cases only (fuzz)");
+  if (const std::string warning = rejection_warning(name, focus_rejection_rate(seed, found->supports, name));
+      !warning.empty())
+    spdlog::warn("{}", warning);
+  return [support = found->supports, generated](uint64_t index) { return generated(index, &support); };
+}
+
 } // namespace
+
+int unjudged_exit(const CampaignReport &report, int status) {
+  bool unjudged = false;
+  for (const JudgedShortfall &shortfall : judged_shortfalls(report))
+    if (shortfall.none()) {
+      spdlog::error("{}", describe(shortfall, report.judged_rule.min_judged_percent));
+      unjudged = true;
+    }
+  return unjudged ? exit_bad_input : status;
+}
 
 void CampaignCli::add_options(po::options_description &description) {
   description.add_options()
@@ -93,6 +122,9 @@ void CampaignCli::add_options(po::options_description &description) {
       ("no-shrink", "save failing cases as found, without shrinking")
       ("max-saved", po::value(&saved_per_failure_kind)->default_value(saved_per_failure_kind),
        "failing cases saved per strategy and direction (of each shard; report merge keeps the campaign's first)")
+      ("min-judged", po::value(&min_judged_percent)->default_value(min_judged_percent),
+       "percent of the cases under which a strategy you named (--strategies, --external, --external-server, "
+       "--plugin) judged on fewer is a warning; judged on none is exit status 2")
       ("campaign", po::value(&identity.name), "name of this run of the campaign, the same for all its shards "
        "(report merge refuses a shard of another run)");
   add_run_options(description, run);
@@ -102,9 +134,12 @@ void CampaignCli::finish(const po::variables_map &map) {
   if (map.count("time") && !(campaign.time_limit_s > 0))
     throw InputError(fmt::format("time {} must be > 0 seconds", campaign.time_limit_s));
   require_at_least("max-saved", saved_per_failure_kind, 0);
+  if (!(min_judged_percent >= 0 && min_judged_percent <= 100))
+    throw InputError(fmt::format("min-judged {} must be a percent from 0 to 100", min_judged_percent));
   campaign.fill = parse_fill_mode(fill);
   campaign.threads = run.threads;
   campaign.run_timeout_s = run.run_timeout_s();
+  campaign.recycling = run.recycling;
   campaign.shrink = map.count("no-shrink") == 0;
   campaign.saved_per_failure_kind = static_cast<size_t>(saved_per_failure_kind);
   identity.seed = campaign.seed;
@@ -125,12 +160,15 @@ int CampaignCli::run_and_report(const CaseSource &drawn, bool offer_outside_prec
     };
   }
   const bool terminal = isatty(STDERR_FILENO) != 0;
+  CaseSource focused = source;
+  if (!focus.empty()) focused.config_at = focused_source(strategies, focus, campaign.seed, generated);
   CampaignOptions options = campaign;
   options.stop_requested = [] { return stop_signal != 0; };
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
-  CampaignReport report = run_campaign(source, strategies, options, terminal ? print_progress : nullptr);
+  CampaignReport report = run_campaign(focused, strategies, options, terminal ? print_progress : nullptr);
   report.identity = identity;
+  report.judged_rule = {run.named(), min_judged_percent};
   for (const Strategy &strategy : strategies) report.identity.strategies.push_back(strategy.name);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
@@ -140,7 +178,7 @@ int CampaignCli::run_and_report(const CaseSource &drawn, bool offer_outside_prec
   if (!report_path.empty()) write_json_report(report_path, report);
   if (!junit_path.empty()) write_junit_report(junit_path, report);
   if (!html_path.empty()) write_html_report(html_path, report);
-  return report.failed() ? exit_mismatch : exit_agreed;
+  return unjudged_exit(report, report.failed() ? exit_mismatch : exit_agreed);
 }
 
 } // namespace convcheck

@@ -3,6 +3,7 @@
 // check over a list): strategies, fill, corpus, reports, shrinking; then the summary, the reports and the exit
 // code.
 
+#include <functional>
 #include <string>
 
 #include "cmd/run_options.hpp"
@@ -18,6 +19,10 @@ struct CampaignCli {
   std::string junit_path;
   std::string html_path;
   int64_t saved_per_failure_kind = 1;
+  double min_judged_percent = default_min_judged_percent; // core/run/judged.hpp
+  std::string focus; // fuzz --focus NAME: the generated source drawn inside NAME's support (core/run/focus.hpp)
+  /// The campaign's generated source (fuzz): case index -> problem, given the support to focus on (or none).
+  std::function<Problem(uint64_t case_index, const Support *focus)> generated;
   /// Which campaign and shard this run is: the subcommand sets the command, shard and case budget; run_and_report
   /// completes the rest from the options.
   CampaignIdentity identity;
@@ -27,10 +32,15 @@ struct CampaignCli {
   void add_options(po::options_description &description);
   /// Checks the values and completes `campaign`; throws InputError naming a bad one.
   void finish(const po::variables_map &map);
-  /// Runs over `source`, prints the summary (progress on a terminal), writes reports; returns the exit code.
-  /// With offer_outside_precisions (fuzz), a drawn case whose precision some --external, --external-server or
-  /// --plugin implementation is not offered gets one it is (docs/external.md).
+  /// Runs over `source`, prints the summary (progress on a terminal), writes reports; returns the exit code: 2
+  /// (after the reports) when a strategy the user named was judged on no case, with one line for each. With
+  /// offer_outside_precisions (fuzz), a drawn case whose precision some --external, --external-server or --plugin
+  /// implementation is not offered gets one it is (docs/external.md).
   int run_and_report(const CaseSource &source, bool offer_outside_precisions = false) const;
 };
+
+/// `status`, or exit_bad_input after one error line on stderr for each strategy the user named that was judged on
+/// no case of `report` (core/run/judged.hpp).
+int unjudged_exit(const CampaignReport &report, int status);
 
 } // namespace convcheck

@@ -3,9 +3,11 @@
 // value, the work per case, and how often each corner and each block seam comes up.
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
@@ -15,6 +17,8 @@
 #include "core/problem/direction.hpp"
 #include "core/problem/fields.hpp"
 #include "core/problem/generators.hpp"
+#include "core/input_error.hpp"
+#include "core/run/focus.hpp"
 
 namespace convcheck {
 
@@ -34,8 +38,8 @@ std::string hit_rows(const std::vector<Corner> &list, const std::vector<int64_t>
   return rows;
 }
 
-// What `configs --stats` prints for `cases` problems of `seed`.
-std::string distribution_stats(uint64_t seed, int64_t cases) {
+// What `configs --stats` prints for `cases` problems of `seed`, each drawn by `problem_at`.
+std::string distribution_stats(uint64_t seed, int64_t cases, const std::function<Problem(uint64_t)> &problem_at) {
   const std::span<const IntField> fields = int_fields();
   std::vector<std::vector<int64_t>> by_value(fields.size(), std::vector<int64_t>(value_bins().size()));
   std::vector<int64_t> values_of(fields.size());
@@ -44,7 +48,7 @@ std::string distribution_stats(uint64_t seed, int64_t cases) {
   std::vector<int64_t> corner_hits(corners().size()), seam_hits(seams().size());
   double work = 0;
   for (int64_t i = 0; i < cases; ++i) {
-    const Problem p = generate_problem(seed, static_cast<uint64_t>(i));
+    const Problem p = problem_at(static_cast<uint64_t>(i));
     for (size_t f = 0; f < fields.size(); ++f)
       for (int64_t a = fields[f].per_axis() ? p.first_axis() : 0; a < (fields[f].per_axis() ? max_ndims : 1); ++a) {
         const int64_t value = fields[f].get(p, a);
@@ -74,22 +78,42 @@ std::string distribution_stats(uint64_t seed, int64_t cases) {
 int configs_command(const std::vector<std::string> &args) {
   uint64_t seed = 1;
   int64_t cases = 100;
+  std::string focus;
+  RunOptions run;
   po::options_description description("convcheck configs [options]\n\nPrints configs of the fuzz distribution");
   description.add_options()("help", "show this help")
       ("seed", po::value(&seed)->default_value(seed), "the seed fuzz would use")
       ("cases", po::value(&cases)->default_value(cases), "how many")
-      ("stats", "print how often each corner of the config space occurs instead of the configs");
+      ("stats", "print how often each corner of the config space occurs instead of the configs")
+      ("focus", po::value(&focus), "NAME: the distribution fuzz --focus NAME draws: only problems inside what "
+       "strategy NAME supports (name an outside one with --external, --external-server or --plugin)");
+  add_run_options(description, run);
   const po::variables_map map = parse_arguments(args, description);
   if (map.count("help")) {
     std::cout << description << "\n";
     return exit_agreed;
   }
   require_at_least("cases", cases, 1);
+  std::function<Problem(uint64_t)> problem_at = [seed](uint64_t index) { return generate_problem(seed, index); };
+  std::string heading;
+  if (!focus.empty()) {
+    const std::vector<Strategy> strategies = run.selected();
+    const auto found = std::find_if(strategies.begin(), strategies.end(), [&](const Strategy &s) { return s.name == focus; });
+    if (found == strategies.end())
+      throw InputError(fmt::format("focus {} is not a strategy here (name an outside one with --external, "
+                                   "--external-server or --plugin)", focus));
+    problem_at = [seed, focus, support = found->supports](uint64_t index) {
+      return focused_problem(seed, index, support, focus).problem;
+    };
+    const double rejected = focus_rejection_rate(seed, found->supports, focus, cases);
+    heading = fmt::format("focused on {}: {:.1f}% of draws rejected and drawn again\n", focus, 100 * rejected);
+    if (const std::string warning = rejection_warning(focus, rejected); !warning.empty()) spdlog::warn("{}", warning);
+  }
   if (!map.count("stats")) {
-    for (int64_t i = 0; i < cases; ++i) fmt::print("{}\n", format_descriptor(generate_problem(seed, static_cast<uint64_t>(i))));
+    for (int64_t i = 0; i < cases; ++i) fmt::print("{}\n", format_descriptor(problem_at(static_cast<uint64_t>(i))));
     return exit_agreed;
   }
-  fmt::print("{}", distribution_stats(seed, cases));
+  fmt::print("{}{}", heading, distribution_stats(seed, cases, problem_at));
   return exit_agreed;
 }
 

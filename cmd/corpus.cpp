@@ -103,7 +103,9 @@ int corpus_command(const std::vector<std::string> &args) {
       "library's bug still shows with its hold-back lifted, else the case is skipped saying so)");
   description.add_options()("help", "show this help")("word", po::value(&words), "subcommand and paths")(
       "upstream", po::value(&upstream),
-      "add: the findings are a real library's bug tracked there (e.g. 'oneDNN issue #6035'): an upstream/ case");
+      "add: the findings are a real library's bug tracked there (e.g. 'oneDNN issue #6035'): an upstream/ case")(
+      "live", "run: judge only the implementations run now (as corpus run always does; recorded results are never "
+              "judged), as with repro --live");
   add_run_options(description, run);
   po::positional_options_description positional;
   positional.add("word", -1);

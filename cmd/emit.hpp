@@ -1,7 +1,7 @@
 #pragma once
 // `convcheck repro CASE.h5 --emit KIND [--out FILE]`: a reproducer of a saved finding in a library's own terms, for
 // its maintainers: `benchdnn` (oneDNN's harness, cmd/emit_benchdnn.cpp) and `c` (a program against oneDNN's C API
-// for an `onednn` finding, cmd/emit_c.cpp). Each writes text that needs nothing of
+// for an `onednn` finding, cmd/emit_c.cpp) and `pytorch` (a torch.nn.functional script, cmd/emit_pytorch.cpp). Each writes text that needs nothing of
 // convcheck.
 
 #include <string>
@@ -11,7 +11,7 @@
 namespace convcheck {
 
 /// The kinds `--emit` takes, for its help and its error.
-inline constexpr const char *emit_kinds = "benchdnn, c";
+inline constexpr const char *emit_kinds = "benchdnn, c, pytorch";
 
 /// The reproducer of `kind` for the case saved in `case_path`; throws InputError for an unknown kind or a case the
 /// kind cannot express (naming both).
@@ -23,5 +23,9 @@ std::string emit_benchdnn(const CaseFile &case_file, const std::string &case_pat
 /// A C program against oneDNN's C API that runs the finding's direction on the case's inputs, under its ISA cap
 /// and on its oneDNN path, and exits 1 when the bug shows; for an `onednn` finding only.
 std::string emit_c(const CaseFile &case_file, const std::string &case_path);
+
+/// A Python script that runs the case's op through torch.nn.functional (layout, format, ISA cap of the case) on the
+/// case file's inputs, compares against float64 and exits 1 when the bug shows.
+std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path);
 
 } // namespace convcheck

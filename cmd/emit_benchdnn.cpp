@@ -60,6 +60,7 @@ std::string emit_benchdnn(const CaseFile &case_file, const std::string &case_pat
 std::string emit_reproducer(const std::string &kind, const CaseFile &case_file, const std::string &case_path) {
   if (kind == "benchdnn") return emit_benchdnn(case_file, case_path);
   if (kind == "c") return emit_c(case_file, case_path);
+  if (kind == "pytorch") return emit_pytorch(case_file, case_path);
   throw InputError(fmt::format("unknown --emit kind '{}' (known: {})", kind, emit_kinds));
 }
 

@@ -2,7 +2,8 @@
 // convcheck's exit contract, for every subcommand:
 //   0  every strategy agreed with the reference on every case (skips allowed)
 //   1  at least one mismatch or failing strategy was found
-//   2  bad usage or bad input (CLI values, descriptors, case files); one line on stderr says what and where
+//   2  bad usage or bad input (CLI values, descriptors, case files), or a strategy the user named that was judged on
+//      no case (core/run/judged.hpp); one line on stderr says what and where
 
 namespace convcheck {
 

@@ -11,6 +11,7 @@
 #include "cmd/exit_codes.hpp"
 #include "core/problem/generators.hpp"
 #include "core/input_error.hpp"
+#include "core/run/focus.hpp"
 
 namespace convcheck {
 
@@ -36,7 +37,9 @@ int fuzz_command(const std::vector<std::string> &args) {
   po::options_description description("convcheck fuzz [options]\n\nRandom conv configs through every strategy");
   description.add_options()("help", "show this help")
       ("cases", po::value(&cases), "number of cases (default 1000, or unlimited with --time)")
-      ("shard", po::value(&shard), "I/N: run only the cases whose index is I mod N (N shards make one campaign)");
+      ("shard", po::value(&shard), "I/N: run only the cases whose index is I mod N (N shards make one campaign)")
+      ("focus", po::value(&cli.focus), "NAME: draw only problems inside what strategy NAME declares it supports "
+       "(a built-in, --external, --external-server or --plugin); same seed and index, same case");
   cli.add_options(description);
   const po::variables_map map = parse_arguments(args, description);
   if (map.count("help")) {
@@ -59,6 +62,10 @@ int fuzz_command(const std::vector<std::string> &args) {
     cli.identity.cases = cases;
     cli.identity.planned_cases = std::max<int64_t>(in_shard, 0);
   }
+  cli.identity.focus = cli.focus;
+  cli.generated = [seed, focus = cli.focus](uint64_t index, const Support *support) {
+    return support ? focused_problem(seed, index, *support, focus).problem : generate_problem(seed, index);
+  };
   return cli.run_and_report({std::max<int64_t>(in_shard, 0),
                              [seed](uint64_t index) { return generate_problem(seed, index); },
                              static_cast<uint64_t>(shard_index), static_cast<uint64_t>(shard_count)},

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "cmd/campaign_cli.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
@@ -56,7 +57,7 @@ int report_command(const std::vector<std::string> &args) {
     write_html_report(html_path, merged,
                       fmt::format("campaign with seed {}, merged from {} report{}{}", merged.seed, shards.size(),
                                   shards.size() == 1 ? "" : "s", partial.empty() ? "" : ", partial: " + partial));
-  return merged.failed() ? exit_mismatch : exit_agreed;
+  return unjudged_exit(merged, merged.failed() ? exit_mismatch : exit_agreed);
 }
 
 } // namespace convcheck

@@ -1,16 +1,18 @@
 // `convcheck repro CASE.h5...`: replays saved cases. Reruns the strategies on the recorded inputs and also judges
 // every result recorded under /results/<name>, so a case fails again even where the strategy that produced it
-// is not part of this build.
+// is not part of this build. With --live it judges only what runs now, so a fixed implementation exits 0.
 
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "cmd/commands.hpp"
 #include "cmd/emit.hpp"
+#include "cmd/repro_neighbours.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
 #include "core/storage/case_file.hpp"
@@ -25,13 +27,30 @@ namespace convcheck {
 
 namespace {
 
-void print_outcome(const Outcome &outcome) {
+// Who each strategy is, where it says (a server's hello, a plugin's name): "NAME (IDENTITY)" in the rows.
+using Labels = std::map<std::string, std::string>;
+
+Labels labels_of(const std::vector<Strategy> &strategies) {
+  Labels labels;
+  for (const Strategy &strategy : strategies)
+    if (const ImplementationIdentity identity = strategy.identity ? strategy.identity() : ImplementationIdentity{};
+        !identity.empty())
+      labels[strategy.name] = fmt::format("{} ({})", strategy.name, identity.describe());
+  return labels;
+}
+
+void print_outcome(const Outcome &outcome, const Labels &labels = {}) {
   // Element values were compared unless the run was skipped, threw, returned nothing or had the wrong shape.
   const bool compared = outcome.verdict != Verdict::skipped && (outcome.diff.ok || outcome.diff.first_mismatch >= 0);
   const std::string error = compared ? fmt::format("{:.3g}", outcome.diff.max_error) : "-";
   const std::string bound = compared ? fmt::format("{:.3g}", outcome.diff.bound_at_max_ratio) : "-";
-  fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}\n", outcome.strategy, to_string(outcome.direction), error, bound,
-             to_string(outcome.verdict), outcome.detail);
+  // A pass under a fast algorithm's bound says which: the class is part of what was checked.
+  const std::string detail = outcome.detail.empty() && !outcome.judged_under.empty()
+                                 ? "judged under " + outcome.judged_under
+                                 : outcome.detail;
+  const auto label = labels.find(outcome.strategy);
+  fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}\n", label == labels.end() ? outcome.strategy : label->second,
+             to_string(outcome.direction), error, bound, to_string(outcome.verdict), detail);
 }
 
 // Strategies to rerun: those asked for, plus the one that found the case if this build has it (an injected
@@ -50,8 +69,10 @@ bool same_names(const std::vector<Strategy> &a, const std::vector<Strategy> &b) 
                     [](const Strategy &x, const Strategy &y) { return x.name == y.name; });
 }
 
-/// Prints one replayed file: its strategies' `outcomes`, then its recorded results judged. True when any failed.
-bool report_file(const std::string &path, const CaseFile &case_file, const std::vector<Outcome> &outcomes) {
+/// Prints one replayed file: its strategies' `outcomes`, then (unless `live`) its recorded results judged. True when
+/// any failed.
+bool report_file(const std::string &path, const CaseFile &case_file, const std::vector<Outcome> &outcomes,
+                 const Labels &labels, bool live) {
   const Case &conv_case = case_file.conv_case;
   fmt::print("{}: {}\n", path, format_descriptor(conv_case.problem));
   if (case_file.finding)
@@ -64,12 +85,21 @@ bool report_file(const std::string &path, const CaseFile &case_file, const std::
   const Reference reference = compute_reference(conv_case);
   bool failed = false;
   for (const Outcome &outcome : outcomes) {
-    print_outcome(outcome);
+    print_outcome(outcome, labels);
     failed |= outcome.verdict == Verdict::failed;
+  }
+  if (live) {
+    if (!case_file.results.empty()) fmt::print("  (recorded results not judged: --live)\n");
+    return failed;
   }
   for (const auto &[name, by_direction] : case_file.results)
     for (const auto &[direction, tensor] : by_direction) {
-      const Outcome outcome = judge("recorded:" + name, direction, tensor, reference[direction]);
+      // A recorded result is judged under the class it was judged under when it was recorded.
+      const auto algorithms = case_file.algorithms.find(name);
+      const bool declared = algorithms != case_file.algorithms.end() && algorithms->second.count(direction);
+      const Algorithm algorithm =
+          declared ? parse_algorithm(algorithms->second.at(direction), "recorded algorithm") : Algorithm{};
+      const Outcome outcome = judge("recorded:" + name, direction, tensor, reference[direction], conv_case, algorithm);
       print_outcome(outcome);
       failed |= outcome.verdict == Verdict::failed;
     }
@@ -96,12 +126,19 @@ int emit_command(const std::string &kind, const std::vector<std::string> &files,
 int repro_command(const std::vector<std::string> &args) {
   RunOptions run;
   std::vector<std::string> files;
+  bool live = false;
   std::string emit, out;
+  bool neighbours = false;
   po::options_description description("convcheck repro CASE.h5... [options]\n\nReplays saved cases");
   description.add_options()("help", "show this help")("case", po::value(&files), "case files")(
+      "live", po::bool_switch(&live),
+      "judge only the implementations run now, not the results the file recorded: a fixed implementation exits 0")(
       "emit", po::value(&emit), fmt::format("write a standalone reproducer of one case instead of replaying it: {}",
                                             emit_kinds).c_str())(
-      "out", po::value(&out), "--emit: write it to this file (default: standard output)");
+      "out", po::value(&out), "--emit: write it to this file (default: standard output)")(
+      "neighbours", po::bool_switch(&neighbours),
+      "also run the finding's strategy on each neighbour of the case (a field one step each way, each layout, the "
+      "other format) and print which fail: the failing region");
   add_run_options(description, run);
   po::positional_options_description positional;
   positional.add("case", -1);
@@ -124,7 +161,11 @@ int repro_command(const std::vector<std::string> &args) {
     std::vector<const Case *> cases;
     for (const auto &[path, case_file] : group) cases.push_back(&case_file.conv_case);
     const auto outcomes = verify_cases_isolated(cases, group_strategies, run.run_timeout_s());
-    for (size_t i = 0; i < group.size(); ++i) failed |= report_file(group[i].first, group[i].second, outcomes[i]);
+    const Labels labels = labels_of(group_strategies);
+    for (size_t i = 0; i < group.size(); ++i) {
+      failed |= report_file(group[i].first, group[i].second, outcomes[i], labels, live);
+      if (neighbours) print_neighbours(group[i].second, group_strategies, run.run_timeout_s());
+    }
     group.clear();
   };
   for (const std::string &file : files) {

@@ -23,6 +23,8 @@ std::vector<Strategy> RunOptions::selected() const {
     throw InputError(fmt::format("external-timeout {} must be > 0 seconds", external_timeout_s));
   if (!(case_timeout_s > 0)) throw InputError(fmt::format("case-timeout {} must be > 0 seconds", case_timeout_s));
   require_at_least("external-server-max-cases", external_server_max_cases, 0);
+  require_at_least("worker-max-cases", recycling.max_cases, 0);
+  require_at_least("worker-max-rss", recycling.max_rss_mib, 0);
   if (!(external_server_start_timeout_s > 0))
     throw InputError(
         fmt::format("external-server-start-timeout {} must be > 0 seconds", external_server_start_timeout_s));
@@ -56,6 +58,20 @@ std::vector<Strategy> RunOptions::selected() const {
   set_run_held_back(held_back);
   set_drawn_isa_caps(isa_caps);
   return selected;
+}
+
+std::vector<std::string> RunOptions::named() const {
+  std::vector<std::string> names;
+  for (size_t start = 0; start <= strategies.size();) {
+    const size_t comma = std::min(strategies.find(',', start), strategies.size());
+    if (std::string name = strategies.substr(start, comma - start); !name.empty() && name != "all")
+      names.push_back(name);
+    start = comma + 1;
+  }
+  names.insert(names.end(), inject.begin(), inject.end());
+  for (const std::vector<std::string> *specs : {&externals, &external_servers, &plugins})
+    for (const std::string &spec : *specs) names.push_back(spec.substr(0, spec.find('=')));
+  return names;
 }
 
 double RunOptions::run_timeout_s() const {
@@ -94,12 +110,17 @@ void add_run_options(po::options_description &description, RunOptions &options) 
                    "loop strategies on a share of cases only, and reports them skipped on the rest",
                    static_cast<double>(cost_plan_full_limit))
            .c_str())
+      ("worker-max-cases", po::value(&options.recycling.max_cases)->default_value(options.recycling.max_cases),
+       "replace a worker after this many cases (0: never), so what libraries keep per process cannot grow all "
+       "night; verdicts do not change")
+      ("worker-max-rss", po::value(&options.recycling.max_rss_mib)->default_value(options.recycling.max_rss_mib),
+       "replace a worker after the case that took its peak resident set past this many MiB (0: never)")
       ("run-held-back", po::bool_switch(&options.held_back),
        "also run what strategies hold back for known library bugs (`convcheck strategies` names them); each is "
        "then a finding again")
       ("isa-caps", po::value(&options.isa_caps),
-       "comma-separated ISA caps oneDNN runs cases under, drawn per case (default: every cap the host has, its "
-       "highest for 7/8 of the cases; `convcheck strategies` lists them)");
+       "comma-separated ISA caps oneDNN runs cases under, each drawn alike per case (default: the host's highest "
+       "for 7/8 of the cases, avx2 for 1/8; `convcheck strategies` lists what the host has)");
 }
 
 po::variables_map parse_arguments(const std::vector<std::string> &args, const po::options_description &description,

@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 
 #include "core/problem/problem.hpp"
+#include "core/process/worker_recycling.hpp"
 #include "core/run/strategy.hpp"
 
 namespace convcheck {
@@ -30,6 +31,7 @@ struct RunOptions {
   double case_timeout_s = 60;
   bool full_check = false; // every strategy on every case, whatever the cost plan (core/run/cost_plan.hpp) says
   bool held_back = false;  // run what strategies hold back for known library bugs (core/run/held_back.hpp)
+  WorkerRecycling recycling; // when a campaign's worker is replaced (core/process/worker_recycling.hpp)
   std::string isa_caps;    // the ISA caps cases are drawn from (core/run/isa_cap.hpp); "" the default draw
 
   /// How long one strategy may run on one direction of a case before it is a timeout finding: --case-timeout, but
@@ -41,6 +43,11 @@ struct RunOptions {
   /// The real strategies asked for, the injected ones and the external ones; throws InputError for bad names.
   /// Also applies --run-held-back and --isa-caps, process-wide.
   std::vector<Strategy> selected() const;
+
+  /// The strategies the user named (not the default set, nor `all`): --strategies' list, --inject, and every
+  /// --external, --external-server and --plugin, in that order. Each must be judged on some case
+  /// (core/run/judged.hpp).
+  std::vector<std::string> named() const;
 };
 
 /// Adds --strategies, --inject, --external, --external-timeout, --external-case-format, --external-server,

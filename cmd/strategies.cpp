@@ -36,11 +36,12 @@ void print_isa_caps() {
   constexpr int slots = 1 << 12;
   std::map<std::string, int> drawn;
   for (uint64_t index = 0; index < slots; ++index) ++drawn[drawn_isa_cap(1, index)];
-  fmt::print("\nISA caps (onednn runs each case under one, drawn per case; a case file keeps it):\n");
+  fmt::print("\nISA caps (onednn runs each case under one, drawn per case, --isa-caps to choose; a case file keeps it):\n");
   for (const IsaCap &cap : isa_caps()) {
     const std::string lacks = host_lacks(cap.name);
     if (!lacks.empty()) fmt::print("  {:<17} skipped: {}\n", cap.name, lacks);
-    else fmt::print("  {:<17} {:>3.0f}% of cases (ONEDNN_MAX_CPU_ISA={})\n", cap.name, 100.0 * drawn[cap.name] / slots,
+    else if (drawn[cap.name] == 0) fmt::print("  {:<17} with --isa-caps (ONEDNN_MAX_CPU_ISA={})\n", cap.name, cap.onednn_value);
+    else fmt::print("  {:<17} {:>4.1f}% of cases (ONEDNN_MAX_CPU_ISA={})\n", cap.name, 100.0 * drawn[cap.name] / slots,
                     cap.onednn_value);
   }
 }

@@ -52,8 +52,11 @@ RunResults run_external(const ExternalSpec &spec, const Case &c) {
     return every_direction_failed(c.problem.op, "the command exited 0 but wrote no output file" +
                                                     (process.output_tail.empty() ? "" : "; output: " + process.output_tail));
   std::map<Direction, Tensor> results;
+  std::optional<Algorithm> algorithm;
   try {
     results = read_result_file(out, c.problem, spec.max_elements);
+    if (const std::string declared = read_result_algorithm(out); !declared.empty())
+      algorithm = parse_algorithm(declared, "output file attribute 'algorithm'");
   } catch (const InputError &error) {
     return every_direction_failed(c.problem.op,
                                   fmt::format("the command wrote an unreadable output: {}", error.what()));
@@ -61,6 +64,7 @@ RunResults run_external(const ExternalSpec &spec, const Case &c) {
   RunResults runs;
   for (const DirectionInfo &each : directions(c.problem.op)) {
     RunResult &run = runs[each.direction];
+    run.algorithm = algorithm;
     if (auto found = results.find(each.direction); found != results.end()) run.result = std::move(found->second);
     else run.skipped = fmt::format("the command wrote no {} dataset", each.name);
   }

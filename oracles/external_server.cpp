@@ -95,8 +95,10 @@ Strategy server_strategy(const ServerSpec &spec) {
                                      connection->hello().name.empty() ? "" : " (" + connection->hello().name + ")",
                                      spec.command);
   strategy.supports = connection->hello().supports;
+  strategy.algorithm = connection->hello().algorithm;
   strategy.run_case = [connection](const Case &c) { return connection->run(c); };
   strategy.implementation = [connection](const Case &, Direction) { return connection->hello().name; };
+  strategy.identity = [hello = connection->hello()] { return ImplementationIdentity{hello.name, hello.version}; };
   return strategy;
 }
 

@@ -416,6 +416,11 @@ const Registration registration{{
           for (OnednnPath path : {OnednnPath::plain, OnednnPath::any_weights, OnednnPath::blocked})
             onednn_results(c, path);
         },
+    .identity =
+        [] {
+          const dnnl_version_t *version = dnnl_version();
+          return ImplementationIdentity{"oneDNN", fmt::format("{}.{}.{}", version->major, version->minor, version->patch)};
+        },
     // Called for a failed direction only, so it builds only the primitive descriptor (no JIT code generation).
     // It must not throw: the caller records it outside its exception guard.
     .implementation = [](const Case &c, Direction direction) -> std::string {

@@ -174,6 +174,7 @@ Strategy plugin_strategy(const PluginSpec &spec) {
   };
   strategy.run = [loaded](const Case &c, Direction direction) { return run_direction(*loaded, c, direction); };
   strategy.implementation = [name](const Case &, Direction) { return name; };
+  strategy.identity = [name] { return ImplementationIdentity{name}; };
   return strategy;
 }
 

@@ -5,6 +5,7 @@
 #include "core/problem/descriptor.hpp"
 #include "reports/atomic_write.hpp"
 #include "reports/html_pictures.hpp"
+#include "reports/html_skips.hpp"
 #include "reports/markup.hpp"
 
 namespace convcheck {
@@ -91,6 +92,9 @@ svg.chart text.axis-label { font-size: 12px; fill: var(--ink); }
 svg.chart text.value { font-size: 10.5px; fill: var(--ink); }
 svg.chart text.cell { font-size: 12.5px; font-weight: 600; }
 svg.chart text.cell-mark { font-size: 10.5px; font-weight: 700; }
+#judged { border: 1px solid #f0d9a0; border-left: 6px solid var(--weak); border-radius: 10px; padding: 4px 18px;
+          margin-top: 14px; background: #fffbf0; }
+th.strategy .implementation { font-weight: 400; font-size: 12.5px; color: var(--muted); }
 footer { color: var(--muted); font-size: 13px; margin-top: 18px; text-align: center; }
 )css";
 
@@ -172,8 +176,11 @@ std::string matrix(const CampaignReport &report) {
   html += "</tr></thead><tbody>\n";
   for (const StrategyTally &strategy : report.tallies) {
     const Strategy *registered = find_strategy(strategy.name);
-    html += fmt::format("<tr><th class=\"strategy\">{}{}</th>", markup_escape(strategy.name),
-                        registered && registered->injected ? "<span class=\"tag\">injected</span>" : "");
+    html += fmt::format("<tr><th class=\"strategy\">{}{}{}</th>", markup_escape(strategy.name),
+                        registered && registered->injected ? "<span class=\"tag\">injected</span>" : "",
+                        strategy.identity.empty()
+                            ? ""
+                            : "<div class=\"implementation\">" + markup_escape(strategy.identity.describe()) + "</div>");
     for (Direction direction : columns) {
       const auto found = strategy.by_direction.find(direction);
       html += found != strategy.by_direction.end() ? matrix_cell(found->second) : "<td></td>";
@@ -233,10 +240,11 @@ std::string findings(const CampaignReport &report) {
 std::string html_report(const CampaignReport &report, const std::string &origin) {
   return fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                     "<title>convcheck: {}</title>\n<style>{}</style></head>\n<body><main>\n{}{}{}{}{}{}"
+                     "<title>convcheck: {}</title>\n<style>{}</style></head>\n<body><main>\n{}{}{}{}{}{}{}{}"
                      "<footer>convcheck {} &middot; seed {} &middot; {} cases</footer>\n</main></body></html>\n",
                      report.failed() ? count_of(failing_pairs(report), "finding") : "pass", style,
-                     header(report, origin), summary(report), matrix(report), findings(report), ratio_section(report),
+                     header(report, origin), judged_section(report), summary(report), matrix(report), findings(report),
+                     skip_section(report), ratio_section(report),
                      config_space_section(report), CONVCHECK_VERSION, report.seed, report.cases);
 }
 

@@ -27,6 +27,7 @@ nlohmann::json identity_json(const CampaignIdentity &identity) {
                          {"planned_cases", or_null(identity.planned_cases)},
                          {"strategies", identity.strategies},
                          {"fill", identity.fill},
+                         {"focus", identity.focus},
                          {"shrink", identity.shrink},
                          {"max_saved", identity.max_saved},
                          {"convcheck_version", identity.version}};
@@ -52,6 +53,7 @@ CampaignIdentity identity_from_json(const nlohmann::json &json) {
   identity.planned_cases = optional_at<int64_t>(json, "planned_cases");
   identity.strategies = json.at("strategies").get<std::vector<std::string>>();
   identity.fill = json.at("fill").get<std::string>();
+  identity.focus = json.value("focus", ""); // older reports have none
   identity.shrink = json.at("shrink").get<bool>();
   identity.max_saved = json.at("max_saved").get<int64_t>();
   identity.version = json.at("convcheck_version").get<std::string>();

@@ -17,8 +17,31 @@ namespace convcheck {
 namespace {
 
 nlohmann::json tally_json(const Tally &tally) {
-  return {{"passed", tally.passed}, {"failed", tally.failed}, {"skipped", tally.skipped}, {"weak", tally.weak},
-          {"seconds", tally.seconds}, {"cost_plan_skipped", tally.planned_out}};
+  return {{"passed", tally.passed},         {"failed", tally.failed},
+          {"skipped", tally.skipped},       {"weak", tally.weak},
+          {"seconds", tally.seconds},       {"cost_plan_skipped", tally.planned_out},
+          {"skip_reasons", tally.skip_reasons}};
+}
+
+nlohmann::json judged_json(const CampaignReport &report) {
+  nlohmann::json warnings = nlohmann::json::array(), unjudged = nlohmann::json::array();
+  for (const JudgedShortfall &shortfall : judged_shortfalls(report)) {
+    warnings.push_back(describe(shortfall, report.judged_rule.min_judged_percent));
+    if (shortfall.none()) unjudged.push_back(shortfall.strategy);
+  }
+  return {{"named", report.judged_rule.named},
+          {"min_judged_percent", report.judged_rule.min_judged_percent},
+          {"warnings", warnings},
+          {"unjudged", unjudged}};
+}
+
+nlohmann::json implementation_json(const ImplementationIdentity &identity) {
+  return {{"name", identity.name}, {"version", identity.version}, {"isa", identity.isa},
+          {"threads", identity.threads}, {"description", identity.describe()}};
+}
+
+ImplementationIdentity implementation_from_json(const nlohmann::json &json) {
+  return {json.value("name", ""), json.value("version", ""), json.value("isa", ""), json.value("threads", int64_t{0})};
 }
 
 } // namespace
@@ -36,9 +59,11 @@ std::string json_report(const CampaignReport &report) {
       total.planned_out += tally.planned_out;
       total.weak += tally.weak;
       total.seconds += tally.seconds;
+      add_skip_reasons(total.skip_reasons, tally.skip_reasons);
     }
     nlohmann::json entry = tally_json(total);
     entry["directions"] = directions;
+    if (!strategy.identity.empty()) entry["implementation"] = implementation_json(strategy.identity);
     strategies[strategy.name] = entry;
   }
   nlohmann::json failures = nlohmann::json::array();
@@ -69,9 +94,11 @@ std::string json_report(const CampaignReport &report) {
                                {"interrupted", report.interrupted},
                                {"peak_rss_kib", report.peak_rss_kib},
                                {"worker_peak_rss_kib", report.worker_peak_rss_kib},
+                               {"workers_recycled", report.workers_recycled},
                                {"convcheck_version", CONVCHECK_VERSION},
                                {"strategies", strategies},
                                {"failures", failures},
+                               {"judged", judged_json(report)},
                                {"stats", stats_json(report.stats)}};
   if (report.identity.known()) json["campaign"] = identity_json(report.identity);
   // An external program's output tail in a problem line can end inside a UTF-8 character; replace such bytes
@@ -86,9 +113,12 @@ void write_json_report(const std::string &path, const CampaignReport &report) {
 namespace {
 
 Tally tally_from_json(const nlohmann::json &json) {
-  return Tally{json.at("passed").get<int64_t>(), json.at("weak").get<int64_t>(), json.at("failed").get<int64_t>(),
-               json.at("skipped").get<int64_t>(), json.value("seconds", 0.0),
-               json.value("cost_plan_skipped", int64_t{0})};
+  Tally tally{json.at("passed").get<int64_t>(), json.at("weak").get<int64_t>(), json.at("failed").get<int64_t>(),
+              json.at("skipped").get<int64_t>(), json.value("seconds", 0.0),
+              json.value("cost_plan_skipped", int64_t{0}), {}};
+  if (json.contains("skip_reasons")) // older reports have none
+    tally.skip_reasons = json.at("skip_reasons").get<SkipReasons>();
+  return tally;
 }
 
 CampaignReport report_from_json(const nlohmann::json &json) {
@@ -102,8 +132,10 @@ CampaignReport report_from_json(const nlohmann::json &json) {
   report.interrupted = json.value("interrupted", false);
   report.peak_rss_kib = json.value("peak_rss_kib", int64_t{0});
   report.worker_peak_rss_kib = json.value("worker_peak_rss_kib", int64_t{0});
+  report.workers_recycled = json.value("workers_recycled", int64_t{0});
   for (const auto &[name, strategy] : json.at("strategies").items()) {
-    StrategyTally tally{name, {}};
+    StrategyTally tally{name, {}, {}};
+    if (strategy.contains("implementation")) tally.identity = implementation_from_json(strategy.at("implementation"));
     for (const auto &[direction, entry] : strategy.at("directions").items())
       tally.by_direction[parse_direction(direction, "direction")] = tally_from_json(entry);
     report.tallies.push_back(tally);
@@ -127,6 +159,9 @@ CampaignReport report_from_json(const nlohmann::json &json) {
   }
   if (json.contains("stats")) report.stats = stats_from_json(json.at("stats")); // older reports have none
   if (json.contains("campaign")) report.identity = identity_from_json(json.at("campaign")); // nor this
+  if (json.contains("judged")) // nor this
+    report.judged_rule = {json.at("judged").at("named").get<std::vector<std::string>>(),
+                          json.at("judged").at("min_judged_percent").get<double>()};
   return report;
 }
 
@@ -149,6 +184,7 @@ CampaignReport merge_reports(const std::vector<CampaignReport> &shards) {
   if (shards.empty()) return merged;
   merged.seed = shards.front().seed;
   merged.fill = shards.front().fill;
+  merged.judged_rule = shards.front().judged_rule; // the rule the campaign ran under, applied to its whole
   for (const CampaignReport &shard : shards) {
     if (shard.seed != merged.seed)
       throw InputError(fmt::format("reports of seeds {} and {} are not one campaign", merged.seed, shard.seed));
@@ -159,8 +195,10 @@ CampaignReport merge_reports(const std::vector<CampaignReport> &shards) {
     merged.interrupted |= shard.interrupted;
     merged.peak_rss_kib = std::max(merged.peak_rss_kib, shard.peak_rss_kib);
     merged.worker_peak_rss_kib = std::max(merged.worker_peak_rss_kib, shard.worker_peak_rss_kib);
+    merged.workers_recycled += shard.workers_recycled;
     for (const StrategyTally &tally : shard.tallies) {
       StrategyTally &into_strategy = merged.tally_of(tally.name);
+      if (into_strategy.identity.empty()) into_strategy.identity = tally.identity;
       for (const auto &[direction, from] : tally.by_direction) {
         Tally &into = into_strategy.by_direction[direction];
         into.passed += from.passed;
@@ -169,6 +207,7 @@ CampaignReport merge_reports(const std::vector<CampaignReport> &shards) {
         into.skipped += from.skipped;
         into.planned_out += from.planned_out;
         into.seconds += from.seconds;
+        add_skip_reasons(into.skip_reasons, from.skip_reasons);
       }
     }
     merged.failures.insert(merged.failures.end(), shard.failures.begin(), shard.failures.end());

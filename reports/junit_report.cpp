@@ -29,7 +29,14 @@ std::string failure_lines(const CampaignReport &report, const std::string &strat
 
 std::string junit_report(const CampaignReport &report) {
   int64_t tests = 0, failures = 0, skipped = 0;
-  std::string cases;
+  std::string cases, properties; // properties beyond seed and cases: identities, warnings
+  for (const StrategyTally &strategy : report.tallies)
+    if (!strategy.identity.empty())
+      properties += fmt::format("      <property name=\"implementation.{}\" value=\"{}\"/>\n", markup_escape(strategy.name),
+                              markup_escape(strategy.identity.describe()));
+  for (const JudgedShortfall &shortfall : judged_shortfalls(report)) // core/run/judged.hpp
+    properties += fmt::format("      <property name=\"warning\" value=\"{}\"/>\n",
+                            markup_escape(describe(shortfall, report.judged_rule.min_judged_percent)));
   for (const StrategyTally &strategy : report.tallies)
     for (const auto &[direction, tally] : strategy.by_direction) {
       ++tests;
@@ -42,10 +49,16 @@ std::string junit_report(const CampaignReport &report) {
                              markup_escape(failure_lines(report, strategy.name, direction)));
       } else if (tally.passed + tally.weak == 0) {
         ++skipped;
-        cases += "      <skipped/>\n";
+        cases += fmt::format("      <skipped message=\"{}\"/>\n",
+                             markup_escape(tally.skip_reasons.empty() ? "no case"
+                                                                      : describe_skip_reasons(tally.skip_reasons)));
       }
-      cases += fmt::format("      <system-out>passed {} weak {} failed {} skipped {}</system-out>\n", tally.passed,
-                           tally.weak, tally.failed, tally.skipped);
+      cases += fmt::format("      <system-out>passed {} weak {} failed {} skipped {}{}</system-out>\n", tally.passed,
+                           tally.weak, tally.failed, tally.skipped,
+                           markup_escape(tally.skip_reasons.empty()
+                                             ? ""
+                                             : "\nskip reasons: " +
+                                                   describe_skip_reasons(tally.skip_reasons, max_skip_reasons)));
       cases += "    </testcase>\n";
     }
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -54,9 +67,9 @@ std::string junit_report(const CampaignReport &report) {
                      "time=\"{3:.3f}\">\n"
                      "    <properties>\n"
                      "      <property name=\"seed\" value=\"{4}\"/>\n"
-                     "      <property name=\"cases\" value=\"{5}\"/>\n"
+                     "      <property name=\"cases\" value=\"{5}\"/>\n{7}"
                      "    </properties>\n{6}  </testsuite>\n</testsuites>\n",
-                     tests, failures, skipped, report.elapsed_s, report.seed, report.cases, cases);
+                     tests, failures, skipped, report.elapsed_s, report.seed, report.cases, cases, properties);
 }
 
 void write_junit_report(const std::string &path, const CampaignReport &report) {

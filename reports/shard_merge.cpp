@@ -35,7 +35,8 @@ std::string difference(const CampaignIdentity &shard, const CampaignIdentity &fi
         differs("time budget", text(shard.time_s), text(first.time_s)),
         differs("strategies", fmt::format("{}", fmt::join(shard.strategies, ",")),
                 fmt::format("{}", fmt::join(first.strategies, ","))),
-        differs("fill", shard.fill, first.fill), differs("shrink", shard.shrink ? "on" : "off", first.shrink ? "on" : "off"),
+        differs("fill", shard.fill, first.fill), differs("focus", shard.focus, first.focus),
+        differs("shrink", shard.shrink ? "on" : "off", first.shrink ? "on" : "off"),
         differs("max-saved", std::to_string(shard.max_saved), std::to_string(first.max_saved)),
         differs("convcheck version", shard.version, first.version)})
     if (!found.empty()) return found;

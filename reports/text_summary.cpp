@@ -20,6 +20,11 @@ std::string text_summary(const CampaignReport &report) {
       text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8}\n", strategy.name, to_string(direction), tally.passed,
                           tally.weak, tally.failed, tally.skipped);
     }
+  std::string identities; // who each strategy is, where it says (core/run/implementation_identity.hpp)
+  for (const StrategyTally &strategy : report.tallies)
+    if (!strategy.identity.empty())
+      identities += fmt::format("{}{} is {}", identities.empty() ? "" : "; ", strategy.name, strategy.identity.describe());
+  if (!identities.empty()) text += "implementations: " + identities + "\n";
   int64_t planned_out = 0;
   for (const StrategyTally &strategy : report.tallies)
     for (const auto &[direction, tally] : strategy.by_direction) planned_out += tally.planned_out;
@@ -27,6 +32,13 @@ std::string text_summary(const CampaignReport &report) {
     text += fmt::format("of the skipped, {} were left out by the cost plan: loop strategies run on a share of the "
                         "cases over {:.0e} multiply-adds (--full-check runs them all)\n",
                         planned_out, static_cast<double>(cost_plan_full_limit));
+  for (const StrategyTally &strategy : report.tallies) {
+    SkipReasons reasons; // over its directions: the table above has the counts per direction
+    for (const auto &[direction, tally] : strategy.by_direction) add_skip_reasons(reasons, tally.skip_reasons);
+    if (!reasons.empty()) text += fmt::format("{} skipped: {}\n", strategy.name, describe_skip_reasons(reasons));
+  }
+  for (const JudgedShortfall &shortfall : judged_shortfalls(report))
+    text += fmt::format("warning: {}\n", describe(shortfall, report.judged_rule.min_judged_percent));
   size_t unsaved = 0;
   for (const ReportedFailure &reported : report.failures) {
     if (!reported.saved) {

@@ -107,14 +107,17 @@ bool scan_within_bound(const G *got_values, const E *want_values, const Tensor &
 
 } // namespace
 
+bool shapes_differ(const Tensor &got, const Tensor &expected, Diff &diff) {
+  if (got.shape() == expected.shape()) return false;
+  diff.problem = fmt::format("shape {} differs from expected {}", format_shape(got.shape()),
+                             format_shape(expected.shape()));
+  diff.mismatches = expected.size();
+  return true;
+}
+
 Diff compare(const Tensor &got, const Tensor &expected, const std::vector<double> &bound) {
   Diff diff;
-  if (got.shape() != expected.shape()) {
-    diff.problem = fmt::format("shape {} differs from expected {}", format_shape(got.shape()),
-                               format_shape(expected.shape()));
-    diff.mismatches = expected.size();
-    return diff;
-  }
+  if (shapes_differ(got, expected, diff)) return diff;
   // Any stored format against any: both widen exactly to double (bfloat16 and float16 through float).
   visit_typed(expected, [&](const auto *want) {
     visit_typed(got, [&](const auto *values) {

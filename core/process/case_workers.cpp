@@ -100,6 +100,8 @@ void put(WireWriter &out, const Outcome &o) {
   out.put(o.implementation);
   out.put(o.seconds);
   out.put(o.kind);
+  out.put(o.judged_under);
+  out.put(o.algorithm);
 }
 
 Outcome get_outcome(WireReader &in) {
@@ -119,6 +121,8 @@ Outcome get_outcome(WireReader &in) {
   o.implementation = in.get_string();
   o.seconds = in.get<double>();
   o.kind = in.get<FailureKind>();
+  o.judged_under = in.get_string();
+  o.algorithm = in.get_string();
   return o;
 }
 
@@ -191,15 +195,18 @@ CaseRun run_one(const Job &job, Position &position, const CaseJob &run_job) {
 }
 
 // A worker's life: read a batch of jobs, run them, answer in batches (see answer_after_s); until the parent closes
-// the pipe.
-int worker_main(int from_parent, int to_parent, Position &position, const CaseJob &run_job) {
+// the pipe, or until it retires (core/process/worker_recycling.hpp): then its last answer says so and it exits.
+int worker_main(int from_parent, int to_parent, Position &position, const CaseJob &run_job,
+                const WorkerRecycling &recycling) {
   std::deque<Job> queue;
   WireWriter answers;
   uint64_t answered = 0;
+  int64_t cases_run = 0;
   Clock::time_point since_answer = Clock::now();
-  const auto answer = [&] {
+  const auto answer = [&](bool retiring = false) {
     WireWriter message;
     message.put(answered);
+    message.put(retiring);
     const bool sent = write_message(to_parent, message.bytes() + answers.bytes());
     answers = WireWriter(), answered = 0, since_answer = Clock::now();
     return sent;
@@ -216,6 +223,14 @@ int worker_main(int from_parent, int to_parent, Position &position, const CaseJo
     put(answers, run_one(queue.front(), position, run_job));
     queue.pop_front();
     ++answered;
+    if (recycling.due(++cases_run)) {
+      // It stays until the parent closes the pipe: jobs the parent sends meanwhile must not meet a closed pipe
+      // (an EPIPE is how the parent sees a worker die); the parent hands them to the next worker.
+      if (answer(true))
+        while (read_message(from_parent, message)) {
+        }
+      return 0;
+    }
     if (seconds_since(since_answer) >= answer_after_s && !answer()) return 0;
   }
 }
@@ -233,6 +248,8 @@ struct CaseWorkers::Pool {
   const std::vector<Strategy> &strategies;
   double run_timeout_s;
   CaseJob run_job;
+  WorkerRecycling recycling;
+  int64_t retired = 0; // workers replaced by recycling
   std::vector<Worker> workers;
   Position *positions = nullptr; // one per worker, shared with it
   std::deque<Job> retries;       // cases to run again (without the run that killed their worker, for that one)
@@ -257,6 +274,7 @@ struct CaseWorkers::Pool {
   void send(size_t w, std::vector<Job> jobs);
   void receive(size_t w);
   void bury(size_t w, bool timed_out, const std::string &why = {});
+  void retire(size_t w);
 };
 
 void CaseWorkers::Pool::spawn(size_t w) {
@@ -271,7 +289,7 @@ void CaseWorkers::Pool::spawn(size_t w) {
           if (other.to_worker >= 0) close(other.to_worker);
           if (other.from_worker >= 0) close(other.from_worker);
         }
-        return worker_main(jobs[0], to_parent, position, run_job);
+        return worker_main(jobs[0], to_parent, position, run_job, recycling);
       },
       &worker.from_worker);
   close(jobs[0]);
@@ -311,10 +329,13 @@ void CaseWorkers::Pool::receive(size_t w) {
   std::string message;
   if (!read_message(workers[w].from_worker, message)) return bury(w, false);
   std::vector<CaseRun> runs;
+  bool retiring = false;
   try {
     WireReader in(message);
     const auto count = in.get<uint64_t>();
-    if (count == 0 || count > workers[w].jobs.size()) throw std::runtime_error("wire: answers to jobs never sent");
+    retiring = in.get<bool>();
+    if (count > workers[w].jobs.size() || (count == 0 && !retiring))
+      throw std::runtime_error("wire: answers to jobs never sent");
     for (uint64_t i = 0; i < count; ++i) runs.push_back(get_case_run(in));
     if (!in.done()) throw std::runtime_error("wire: trailing bytes");
   } catch (const std::exception &exception) {
@@ -322,8 +343,8 @@ void CaseWorkers::Pool::receive(size_t w) {
   }
   double seconds = 0;
   for (const CaseRun &run : runs) seconds += run.seconds;
-  seconds /= static_cast<double>(runs.size());
-  case_s = case_s <= 0 ? seconds : (case_s + seconds) / 2;
+  if (!runs.empty()) case_s = case_s <= 0 ? seconds / static_cast<double>(runs.size())
+                                          : (case_s + seconds / static_cast<double>(runs.size())) / 2;
   for (CaseRun &run : runs) {
     Job &job = workers[w].jobs.front();
     if (run.reference_problem.empty())
@@ -331,6 +352,16 @@ void CaseWorkers::Pool::receive(size_t w) {
     finished[job.order] = std::move(run);
     workers[w].jobs.pop_front();
   }
+  if (retiring) retire(w);
+}
+
+// Worker w retired (worker_recycling.hpp) after answering: the jobs it was sent and had not run go, as they were
+// and in order, to the next worker, which send() forks afresh.
+void CaseWorkers::Pool::retire(size_t w) {
+  std::deque<Job> unrun = std::move(workers[w].jobs);
+  for (auto job = unrun.rbegin(); job != unrun.rend(); ++job) retries.push_front(std::move(*job));
+  reap(w, false);
+  ++retired;
 }
 
 // Worker w died or overran: blame the run it was in, queue its case again without that run, and queue again as
@@ -364,8 +395,8 @@ void CaseWorkers::Pool::bury(size_t w, bool timed_out, const std::string &why) {
 }
 
 CaseWorkers::CaseWorkers(const std::vector<Strategy> &strategies, int processes, double run_timeout_s,
-                         CaseJob run_job)
-    : pool_(new Pool{strategies, run_timeout_s, std::move(run_job), {}, nullptr, {}, {}}) {
+                         CaseJob run_job, WorkerRecycling recycling)
+    : pool_(new Pool{strategies, run_timeout_s, std::move(run_job), recycling, 0, {}, nullptr, {}, {}}) {
   pool_->workers.resize(static_cast<size_t>(std::max(processes, 1)));
   const size_t bytes = pool_->workers.size() * sizeof(Position);
   void *shared = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -379,6 +410,8 @@ CaseWorkers::~CaseWorkers() {
   end();
   munmap(pool_->positions, pool_->workers.size() * sizeof(Position));
 }
+
+int64_t CaseWorkers::retired() const { return pool_->retired; }
 
 int64_t CaseWorkers::end() {
   // Every worker is killed before any is waited for, so that the kernel tears their address spaces down at once.

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/process/worker_recycling.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
 
@@ -37,8 +38,10 @@ using CaseJob = std::function<CaseRun(uint64_t job, const BeforeRun &before)>;
 class CaseWorkers {
 public:
   /// Forks nothing yet; `strategies` are those `run_job` runs, in its order; `run_timeout_s` bounds one
-  /// strategy's run on one direction of one case (or on a whole case, for a strategy with run_case).
-  CaseWorkers(const std::vector<Strategy> &strategies, int processes, double run_timeout_s, CaseJob run_job);
+  /// strategy's run on one direction of one case (or on a whole case, for a strategy with run_case); a worker is
+  /// replaced as `recycling` says (core/process/worker_recycling.hpp).
+  CaseWorkers(const std::vector<Strategy> &strategies, int processes, double run_timeout_s, CaseJob run_job,
+              WorkerRecycling recycling = {});
   ~CaseWorkers();
   CaseWorkers(const CaseWorkers &) = delete;
   CaseWorkers &operator=(const CaseWorkers &) = delete;
@@ -52,6 +55,9 @@ public:
   /// worker of this pool reached, replaced ones included: each worker's own (wait4), which the caller's
   /// RUSAGE_CHILDREN is not, as it also counts children reaped before the caller was exec'd.
   int64_t end();
+
+  /// How many workers retired and were replaced so far (recycling, not crashes).
+  int64_t retired() const;
 
 private:
   struct Pool;

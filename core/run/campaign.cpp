@@ -94,7 +94,7 @@ void save_failures(CampaignReport &report, const std::vector<Strategy> &strategi
 
 StrategyTally &CampaignReport::tally_of(const std::string &name) {
   auto found = std::find_if(tallies.begin(), tallies.end(), [&](const StrategyTally &t) { return t.name == name; });
-  return found != tallies.end() ? *found : tallies.emplace_back(StrategyTally{name, {}});
+  return found != tallies.end() ? *found : tallies.emplace_back(StrategyTally{name, {}, {}});
 }
 
 std::vector<Direction> CampaignReport::directions() const {
@@ -111,7 +111,8 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
   CampaignReport report;
   report.seed = options.seed;
   report.fill = options.fill;
-  for (const Strategy &strategy : strategies) report.tallies.push_back({strategy.name, {}});
+  for (const Strategy &strategy : strategies)
+    report.tallies.push_back({strategy.name, {}, strategy.identity ? strategy.identity() : ImplementationIdentity{}});
 
   const auto index_at = [&](int64_t i) { return source.first + static_cast<uint64_t>(i) * source.step; };
   const auto stop = [&] {
@@ -134,7 +135,10 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
       const Outcome &outcome = run.outcomes[j];
       Tally &tally = report.tally_of(outcome.strategy).by_direction[outcome.direction];
       count(tally, outcome.verdict);
-      tally.planned_out += outcome.verdict == Verdict::skipped && outcome.detail.starts_with(cost_plan_prefix);
+      if (outcome.verdict == Verdict::skipped) {
+        tally.planned_out += outcome.detail.starts_with(cost_plan_prefix);
+        add_skip_reason(tally.skip_reasons, outcome.detail);
+      }
       tally.seconds += outcome.seconds;
       if (outcome.verdict == Verdict::failed)
         report.failures.push_back(
@@ -163,8 +167,9 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
       run.reference_s = seconds_since(case_start);
       run.outcomes = verify_case(conv_case, reference, strategies, before);
       return run;
-    });
+    }, options.recycling);
     report.cases = workers.run(source.count, index_at, stop, tally);
+    report.workers_recycled = workers.retired();
     report.worker_peak_rss_kib = workers.end();
   }
   if (progress) progress({report.cases, source.count, report.failures.size(), seconds_since(start)});

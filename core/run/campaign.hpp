@@ -12,11 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "core/process/worker_recycling.hpp"
 #include "core/run/campaign_identity.hpp"
 #include "core/run/campaign_stats.hpp"
 #include "core/problem/problem.hpp"
 #include "core/numerics/fill.hpp"
 #include "core/run/finding.hpp"
+#include "core/run/judged.hpp"
+#include "core/run/skip_tally.hpp"
 #include "core/run/strategy.hpp"
 
 namespace convcheck {
@@ -30,6 +33,7 @@ struct CampaignOptions {
   std::string corpus_dir = "convcheck-findings";
   bool shrink = true;
   size_t saved_per_failure_kind = 1; // failures saved (and shrunk) per strategy/direction; the rest are counted
+  WorkerRecycling recycling;         // when a worker is replaced (core/process/worker_recycling.hpp)
   /// Polled between chunks of cases: true stops starting new cases (a signal, say); what ran is still
   /// reported and its failures saved.
   std::function<bool()> stop_requested;
@@ -49,11 +53,14 @@ struct Tally {
   int64_t passed = 0, weak = 0, failed = 0, skipped = 0;
   double seconds = 0; // summed over cases and threads
   int64_t planned_out = 0; // of `skipped`, those the cost plan left out (core/run/cost_plan.hpp)
+  SkipReasons skip_reasons; // why each of `skipped` was (core/run/skip_tally.hpp)
+  int64_t judged() const { return passed + weak + failed; }
 };
 
 struct StrategyTally {
   std::string name;
   ByDirection<Tally> by_direction; // every direction of the op it ran
+  ImplementationIdentity identity; // Strategy::identity's answer, when it has one
 };
 
 struct ReportedFailure {
@@ -74,7 +81,9 @@ struct CampaignReport {
   bool interrupted = false; // stopped by stop_requested before the planned cases ran
   int64_t peak_rss_kib = 0;        // of the main process
   int64_t worker_peak_rss_kib = 0; // of the largest worker (or finding saver): its own, not the main process's children
+  int64_t workers_recycled = 0;    // workers replaced after --worker-max-cases or --worker-max-rss
   CampaignIdentity identity;        // which campaign and which shard of it; set by the command that ran it
+  JudgedRule judged_rule;           // which strategies the user named, and how few judged cases is a warning
   bool failed() const { return !failures.empty(); }
   /// The tally of the strategy called `name`, added at the end when there is none.
   StrategyTally &tally_of(const std::string &name);

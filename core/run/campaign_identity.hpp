@@ -30,6 +30,7 @@ struct CampaignIdentity {
   std::optional<int64_t> planned_cases; // this shard's share of `cases`
   std::vector<std::string> strategies;  // every strategy run, injected and external ones included, in order
   std::string fill;
+  std::string focus; // fuzz --focus NAME (core/run/focus.hpp); "" for the default distribution
   bool shrink = true;
   int64_t max_saved = 1; // failing cases saved per strategy and direction
   std::string version;   // of the convcheck that ran it

@@ -112,8 +112,10 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
       // A strategy that crashed or hung is not run again here, on any direction: it might take this process along.
       if (failure.kind != FailureKind::mismatch && strategy.name == failure.strategy) continue;
       Tensor result;
-      verify_one(case_file.conv_case, reference, strategy, direction, &result);
-      if (!result.empty()) case_file.results[strategy.name][direction] = std::move(result);
+      const Outcome outcome = verify_one(case_file.conv_case, reference, strategy, direction, &result);
+      if (result.empty()) continue;
+      case_file.results[strategy.name][direction] = std::move(result);
+      if (!outcome.algorithm.empty()) case_file.algorithms[strategy.name][direction] = outcome.algorithm;
     }
   saved.path = finding_path(corpus_dir, saved.shrunk, failure.strategy, failure.direction);
   write_finding(saved, failure, case_file, corpus_dir);

@@ -93,24 +93,22 @@ std::vector<std::string> host_isa_caps() {
 
 namespace {
 
-/// A campaign's caps by slot: 16 slots, 14 for the host's highest cap, 1 for avx2 (what most machines run) and the
-/// last shared by the other lower ones in turn (by case: slot 15 of case i goes to the (i / 16)-th of them). A case
-/// whose cap is not its worker's crosses a pipe to a server process (about 0.1 ms of CPU, measured; oneDNN itself
-/// costs about 0.1 ms a case), so lower caps get an eighth of the cases, not more: --isa-caps picks others.
+/// A campaign's caps by slot: by default 7 of 8 slots for the host's highest cap and 1 for avx2, the family most
+/// machines run and where both oneDNN bugs of docs/findings.md live. A case whose cap is not its worker's crosses a
+/// pipe to a server process of that cap, and each server costs its worker a start (about 60 ms of CPU: exec, the
+/// libraries, oneDNN's first JIT kernels) and each such case about 0.1 ms (measured; oneDNN itself costs about
+/// 0.1 ms a case), so the default keeps to one lower cap and an eighth of the cases: a default one-worker campaign
+/// costs about 5% more CPU. The other lower caps (sse41; avx512_core below avx512_core_bf16) run when named with
+/// --isa-caps, which draws each named cap alike.
 struct Draw {
-  std::vector<std::string> slots; // what a slot of 16 holds; "*" is the rotating one
-  std::vector<std::string> rotating;
+  std::vector<std::string> slots;
 };
 
 Draw default_draw() {
   const std::vector<std::string> host = host_isa_caps();
-  if (host.empty()) return {{""}, {}};
-  Draw draw{std::vector<std::string>(14, host.back()), {}};
-  for (size_t i = 0; i + 1 < host.size(); ++i)
-    if (host[i] != "avx2") draw.rotating.push_back(host[i]);
-  const bool avx2 = host.size() > 1 && host_lacks("avx2").empty() && host.back() != "avx2";
-  draw.slots.push_back(avx2 ? "avx2" : host.back());
-  draw.slots.push_back(draw.rotating.empty() ? draw.slots.back() : "*");
+  if (host.empty()) return {{""}};
+  Draw draw{std::vector<std::string>(7, host.back())};
+  draw.slots.push_back(host.back() != "avx2" && host_lacks("avx2").empty() ? "avx2" : host.back());
   return draw;
 }
 
@@ -141,9 +139,7 @@ void set_drawn_isa_caps(const std::string &names) {
 std::string drawn_isa_cap(uint64_t seed, uint64_t case_index) {
   const Draw &draw = current_draw();
   const uint64_t hash = mix64(mix64(seed ^ 0x6973612d63617021ULL) ^ case_index);
-  const std::string &slot = draw.slots[hash % draw.slots.size()];
-  if (slot != "*") return slot;
-  return draw.rotating[(hash / draw.slots.size()) % draw.rotating.size()];
+  return draw.slots[hash % draw.slots.size()];
 }
 
 std::string isa_cap_of(const Case &conv_case) {

@@ -7,6 +7,7 @@
 #include <cassert>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -55,11 +56,18 @@ std::string Support::refusal(const Problem &p) const {
   const std::optional<DType> single = p.precision.single();
   auto dtype_names = [&] { return listing(dtypes, [](DType dtype) { return to_string(dtype); }); };
   if (!contains(precisions, p.precision)) {
+    const auto mixed = [&] {
+      return fmt::format("mixed formats {}:{}:{}:{}", to_string(p.precision.src), to_string(p.precision.weight),
+                         to_string(p.precision.dst), to_string(p.precision.acc));
+    };
+    if (!single && !mixed_formats)
+      return fmt::format("{} are not supported (one of: {}{})", mixed(), dtype_names(),
+                         precisions.empty() ? "" : " or " + listing(precisions, precision_words));
     if (!single)
-      return fmt::format("mixed formats {}:{}:{}:{} are not supported (one of: {}{})", to_string(p.precision.src),
-                         to_string(p.precision.weight), to_string(p.precision.dst), to_string(p.precision.acc),
-                         dtype_names(), precisions.empty() ? "" : " or " + listing(precisions, precision_words));
-    if (!contains(dtypes, *single))
+      for (DType dtype : {p.precision.src, p.precision.weight, p.precision.dst, p.precision.acc})
+        if (!contains(dtypes, dtype))
+          return fmt::format("{}: {} is not supported (formats: {})", mixed(), to_string(dtype), dtype_names());
+    if (single && !contains(dtypes, *single))
       return fmt::format("{} is not supported (formats: {})", to_string(*single), dtype_names());
   }
   if (!contains(data_layouts, p.data_layout))
@@ -69,6 +77,15 @@ std::string Support::refusal(const Problem &p) const {
   const bool crop = std::any_of(p.axes.begin(), p.axes.end(),
                                 [](const SpatialAxis &a) { return a.pad_begin < 0 || a.pad_end < 0; });
   if (crop && !crops) return "negative padding (a crop) is not supported";
+  const auto number = [](int64_t value) { return std::to_string(value); };
+  for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
+    const SpatialAxis &axis = p.axes[static_cast<size_t>(a)];
+    for (const auto &[taken, value, what] : {std::tuple{&kernels, axis.kernel, "kernel"},
+                                             std::tuple{&strides, axis.stride, "stride"},
+                                             std::tuple{&dilations, axis.dilation, "dilation"}})
+      if (!taken->empty() && !contains(*taken, value))
+        return fmt::format("{} {} is not supported ({}s: {})", what, value, what, listing(*taken, number));
+  }
   return "";
 }
 

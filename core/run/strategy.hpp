@@ -15,11 +15,14 @@
 // deliberately broken variant reproducing a real bug; it runs only when asked for with --inject.
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/numerics/algorithm.hpp"
 #include "core/numerics/case.hpp"
 #include "core/problem/direction.hpp"
+#include "core/run/implementation_identity.hpp"
 #include "core/tensor/tensor.hpp"
 
 namespace convcheck {
@@ -29,6 +32,7 @@ struct RunResult {
   Tensor result;       // empty when skipped or failed
   std::string skipped; // why the direction was not computed (reported as skipped)
   std::string error;   // why no usable result came back (reported as a failure)
+  std::optional<Algorithm> algorithm; // the class that computed it, when it differs from the strategy's own
 };
 
 /// What one run_case call produced, per direction. A direction of the case's op missing from it is a failure.
@@ -47,9 +51,15 @@ struct Support {
   /// and these combinations of formats besides (rows of core/problem/precision_table.hpp: bf16 storage with f32
   /// accumulation, say). A combination listed nowhere is skipped with the reason.
   std::vector<Precision> precisions = {};
+  /// Also problems mixing formats, each of them listed in `dtypes`: what an outside implementation declaring the
+  /// formats gets (oracles/support/declared_support.hpp); a built-in strategy computes one format at a time.
+  bool mixed_formats = false;
   std::vector<DataLayout> data_layouts = {DataLayout::ncx, DataLayout::nxc};
   std::vector<WeightLayout> weight_layouts = {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi};
   bool crops = false;          ///< negative padding
+  /// Per axis of the problem's own, the kernel sizes, strides and dilations taken; empty: any (a Winograd kernel
+  /// takes kernel 3, stride 1, dilation 1).
+  std::vector<int64_t> kernels, strides, dilations;
 
   /// Why `problem` is outside this support ("" when it is inside), e.g. "rank 3 is not supported (ranks 2)".
   std::string refusal(const Problem &problem) const;
@@ -62,6 +72,8 @@ struct Strategy {
   /// Whether it runs when no --strategies list is given. A strategy too dear for every default campaign (a whole
   /// framework per case) says false and runs when named or with `--strategies all`.
   bool in_default_set = true;
+  /// The algorithm class its results are judged under (core/numerics/algorithm.hpp): direct unless it says.
+  Algorithm algorithm;
   /// The problems it can compute at all.
   Support supports;
   /// Why `direction` cannot run on a problem inside `supports` ("" or a null function: it can), such as a
@@ -75,6 +87,9 @@ struct Strategy {
   /// Optional: one-time work of the process (oneDNN compiling its GEMM kernels, say), done once by a campaign
   /// before it forks its workers, so that each worker inherits it instead of repeating it on its first case.
   std::function<void()> warm_up;
+  /// Optional: who it is (a server's hello, a plugin's name, a library's version), asked once by the process that
+  /// runs a campaign or a replay and shown in every report and repro row.
+  std::function<ImplementationIdentity()> identity;
   /// Optional: which implementation ran (e.g. oneDNN's impl_info_str), recorded with a finding.
   std::function<std::string(const Case &, Direction)> implementation;
   /// Its loops run at about the definition's speed, many times a BLAS's: on a case over the cost plan's limit it

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/numerics/algorithm_bound.hpp"
 #include "core/process/clock.hpp"
 #include "core/run/cost_plan.hpp"
 #include "core/input_error.hpp"
@@ -50,6 +51,33 @@ Outcome judge(const std::string &name, Direction direction, const Tensor &got, c
   return outcome;
 }
 
+Outcome judge(const std::string &name, Direction direction, const Tensor &got, const DirectionReference &reference,
+              const Case &conv_case, const Algorithm &algorithm) {
+  if (algorithm.kind == AlgorithmKind::direct) return judge(name, direction, got, reference);
+  Outcome outcome{name, direction, Verdict::failed, {}, {}, {}};
+  AlgorithmBound bound;
+  try {
+    bound = algorithm_bound(conv_case, direction, algorithm, reference);
+  } catch (const InputError &error) { // a declared class that does not fit the problem (points for another alpha)
+    outcome.detail = fmt::format("declared algorithm {}: {}", to_string(algorithm), error.what());
+    return outcome;
+  }
+  outcome.judged_under = bound.judged_under;
+  outcome.algorithm = to_string(algorithm);
+  if (got.empty()) {
+    outcome.detail = "no result";
+    return outcome;
+  }
+  outcome.diff = bound.signal_size > 0 ? compare_signals(got, reference.expected, bound.signal_size, bound.signal)
+                                       : compare(got, reference.expected, bound.element);
+  outcome.verdict = !outcome.diff.ok ? Verdict::failed : outcome.diff.weak() ? Verdict::weak : Verdict::passed;
+  if (outcome.verdict == Verdict::failed)
+    outcome.detail = fmt::format("{} (judged under {})", outcome.diff.problem, bound.judged_under);
+  if (outcome.verdict == Verdict::weak)
+    outcome.detail = fmt::format("reference is {:.0f}% zeros", 100 * outcome.diff.zero_fraction);
+  return outcome;
+}
+
 namespace {
 
 // Calls `run`, turning any exception into an error message.
@@ -88,7 +116,8 @@ Outcome outcome_of(const Strategy &strategy, const Case &conv_case, const Refere
                    Direction direction, RunResult run, Tensor *result) {
   Outcome outcome = !run.skipped.empty() ? Outcome{strategy.name, direction, Verdict::skipped, run.skipped, {}, {}}
                     : !run.error.empty() ? Outcome{strategy.name, direction, Verdict::failed, run.error, {}, {}}
-                                         : judge(strategy.name, direction, run.result, reference[direction]);
+                                         : judge(strategy.name, direction, run.result, reference[direction], conv_case,
+                                                 run.algorithm.value_or(strategy.algorithm));
   // Only a finding records which implementation ran; asking costs time on the hot path, and may itself fail.
   if (strategy.implementation && outcome.verdict == Verdict::failed) {
     try {

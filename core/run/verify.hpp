@@ -33,10 +33,15 @@ struct Outcome {
   std::string implementation; // from Strategy::implementation, when it has one
   double seconds = 0;         // time the strategy took for this direction (a share of run_case's call)
   FailureKind kind = FailureKind::mismatch; // when failed
+  std::string judged_under;   // the bound's class when not direct: "winograd F(2x2,3x3)", "fft (normwise ...)"
+  std::string algorithm;      // the declared class when not direct, as parse_algorithm reads it: "winograd:4"
 };
 
-/// Judges a result (computed or recorded) against the reference of its direction.
+/// Judges a result (computed or recorded) against the reference of its direction, under the direct bound.
 Outcome judge(const std::string &name, Direction direction, const Tensor &got, const DirectionReference &reference);
+/// The same under the bound of `algorithm`'s class (core/numerics/algorithm_bound.hpp); direct is the above.
+Outcome judge(const std::string &name, Direction direction, const Tensor &got, const DirectionReference &reference,
+              const Case &conv_case, const Algorithm &algorithm);
 
 /// Runs `strategy` on `direction`; `result`, when given, receives what it computed.
 Outcome verify_one(const Case &conv_case, const Reference &reference, const Strategy &strategy,

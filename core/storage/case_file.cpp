@@ -312,6 +312,11 @@ public:
     return results;
   }
 
+  std::string algorithm_at_root() const {
+    Hdf5Handle file = open_file();
+    return H5Aexists(file.get(), "algorithm") > 0 ? string_attribute(file.get(), "/", "algorithm") : std::string();
+  }
+
 private:
   void read_provenance(hid_t root, Case &c) const {
     if (H5Aexists(root, "seed") > 0) c.seed = static_cast<uint64_t>(int_attribute(root, "/", "seed"));
@@ -347,6 +352,10 @@ private:
         if (H5Lexists(group.get(), d.name, H5P_DEFAULT) <= 0) continue;
         result.results[name][d.direction] = dataset(group.get(), fmt::format("/results/{}/", name), d.name,
                                                      result_dtype(problem, d.direction), nullptr);
+        const std::string attribute = "algorithm_" + std::string(d.name);
+        if (H5Aexists(group.get(), attribute.c_str()) > 0)
+          result.algorithms[name][d.direction] =
+              string_attribute(group.get(), fmt::format("/results/{}/", name), attribute.c_str());
       }
     }
   }
@@ -474,6 +483,9 @@ public:
       for (const auto &[name, by_direction] : case_file.results) {
         Hdf5Handle strategy = group(results.get(), name.c_str());
         for (const auto &[direction, tensor] : by_direction) dataset(strategy.get(), to_string(direction).c_str(), tensor);
+        if (auto found = case_file.algorithms.find(name); found != case_file.algorithms.end())
+          for (const auto &[direction, algorithm] : found->second)
+            string_attribute(strategy.get(), ("algorithm_" + to_string(direction)).c_str(), algorithm);
       }
     }
     if (case_file.finding) {
@@ -504,6 +516,12 @@ std::map<Direction, Tensor> read_result_file(const std::string &path, const Prob
   std::lock_guard lock(hdf5_mutex());
   silence_hdf5();
   return Reader(path, max_elements).read_results_at_root(problem);
+}
+
+std::string read_result_algorithm(const std::string &path) {
+  std::lock_guard lock(hdf5_mutex());
+  silence_hdf5();
+  return Reader(path, 0).algorithm_at_root();
 }
 
 void write_case_file(const std::string &path, const CaseFile &case_file) {

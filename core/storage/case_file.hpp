@@ -41,6 +41,9 @@ struct CaseFile {
   /// results[strategy][direction], canonical layout.
   std::map<std::string, std::map<Direction, Tensor>> results;
   std::optional<FindingRecord> finding;
+  /// algorithms[strategy][direction]: the class a recorded result was judged under when not direct ("winograd:4",
+  /// "fft"; core/numerics/algorithm.hpp), the string attribute /results/<strategy> algorithm_<direction>.
+  std::map<std::string, std::map<Direction, std::string>> algorithms;
 };
 
 /// Reads and validates a case file; sizes are checked against `max_elements` before anything is allocated.
@@ -57,6 +60,9 @@ CaseFile read_untrusted_case_file(const std::string &path, int64_t max_elements 
 /// shapes). Throws InputError naming the file for anything unreadable.
 std::map<Direction, Tensor> read_result_file(const std::string &path, const Problem &problem,
                                              int64_t max_elements = default_max_elements);
+/// The root string attribute `algorithm` of an external implementation's output file (the class its results are
+/// judged under, core/numerics/algorithm.hpp), "" when absent. Throws InputError naming the file when unreadable.
+std::string read_result_algorithm(const std::string &path);
 
 /// Writes atomically: a temporary name in the same directory, then rename, so readers never see a partial file.
 void write_case_file(const std::string &path, const CaseFile &case_file);

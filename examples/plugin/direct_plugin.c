@@ -1,12 +1,14 @@
 /* An example convcheck plugin (include/convcheck/plugin.h; docs/external.md, "The plugin ABI"): direct loops for
- * all three directions, 1-D to 3-D, groups, stride, dilation, padding and crops, float32 and float64, any layout
- * (it reads and writes through the strides it is given). Sums are accumulated in the problem's format.
+ * all three directions, 1-D to 3-D, groups, stride, dilation, padding and crops, float32 and float64 and any mix of
+ * them, any layout (it reads and writes through the strides it is given). Sums are accumulated in the problem's
+ * format; a mixed problem is computed in float64 on float64 copies, then rounded to the result's format.
  *
  *     cc -O2 -shared -fPIC -I include examples/plugin/direct_plugin.c -o libdirect_plugin.so
  *     convcheck fuzz --plugin direct=./libdirect_plugin.so
  *
  * CMake builds it as build/examples/libdirect_plugin.so; the tests and bench/plugin_cost.cpp use it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "convcheck/plugin.h"
@@ -123,7 +125,56 @@ static const convcheck_tensor *input(const convcheck_run *run, const char *role)
   return NULL;
 }
 
+/* Elements a dense tensor's buffer spans through its strides. */
+static int64_t span(const convcheck_tensor *t) {
+  int64_t last = 0;
+  for (int32_t axis = 0; axis < t->rank; ++axis) last += (t->shape[axis] - 1) * t->strides[axis];
+  return last + 1;
+}
+
+/* Copies `count` elements between float32 and float64 buffers, as their formats say. */
+static void convert(const void *from, const char *from_dtype, void *to, const char *to_dtype, int64_t count) {
+  const int from32 = strcmp(from_dtype, "float32") == 0, to32 = strcmp(to_dtype, "float32") == 0;
+  for (int64_t i = 0; i < count; ++i) {
+    const double value = from32 ? ((const float *)from)[i] : ((const double *)from)[i];
+    if (to32) ((float *)to)[i] = (float)value;
+    else ((double *)to)[i] = value;
+  }
+}
+
+static int compute(const convcheck_problem *problem, convcheck_run *run);
+
+/* A problem whose tensors mix formats: its inputs and result as float64 copies, computed, then rounded back. */
+static int run_mixed(const convcheck_problem *problem, convcheck_run *run) {
+  convcheck_tensor inputs[2] = {run->inputs[0], run->inputs[1]}, result = *run->result;
+  void *copies[3] = {malloc(sizeof(double) * span(&inputs[0])), malloc(sizeof(double) * span(&inputs[1])),
+                     malloc(sizeof(double) * span(&result))};
+  int status = CONVCHECK_ERROR;
+  if (copies[0] && copies[1] && copies[2]) {
+    for (int i = 0; i < 2; ++i) {
+      convert(inputs[i].data, inputs[i].dtype, copies[i], "float64", span(&inputs[i]));
+      inputs[i].data = copies[i], inputs[i].dtype = "float64";
+    }
+    result.data = copies[2], result.dtype = "float64";
+    convcheck_run in_double = *run;
+    in_double.inputs = inputs, in_double.result = &result;
+    status = compute(problem, &in_double);
+    if (status == CONVCHECK_OK) convert(copies[2], "float64", run->result->data, run->result->dtype, span(&result));
+  } else {
+    snprintf(run->message, run->message_size, "out of memory for float64 copies");
+  }
+  for (int i = 0; i < 3; ++i) free(copies[i]);
+  return status;
+}
+
 static int run(const convcheck_problem *problem, convcheck_run *run) {
+  const char *formats[] = {problem->src_dtype, problem->weight_dtype, problem->dst_dtype, problem->acc_dtype};
+  for (int i = 1; i < 4; ++i)
+    if (strcmp(formats[i], formats[0]) != 0) return run_mixed(problem, run);
+  return compute(problem, run);
+}
+
+static int compute(const convcheck_problem *problem, convcheck_run *run) {
   const int f32 = strcmp(run->result->dtype, "float32") == 0;
   view5 result = view_of(run->result);
   const char *first = strcmp(run->direction, "output") == 0 ? "data" : "grad_output";

@@ -69,7 +69,9 @@ def inputs(header, payload):
 
 def answer(header, payload, compute):
     """The reply to one case: (header, arrays)."""
-    reply = {"id": header["id"]}
+    reply = {"id": header.get("id", 0)}
+    if header.get("type") != "case":  # docs/external.md: an unknown frame is answered with an error, not obeyed
+        return dict(reply, type="error", message=f"unknown frame type {header.get('type')!r}"), ()
     try:
         results = compute(header["problem"], inputs(header, payload))
     except Unsupported as reason:

@@ -65,7 +65,15 @@ json problem_json(const Problem &problem) {
 // A tensor the server sent: its bytes from `payload` at `offset`, which moves past them.
 Tensor read_tensor(const json &entry, const std::string &payload, size_t &offset, int64_t max_elements) {
   const auto dtype_name = member<std::string>(entry, "dtype", "a format name");
-  const DType dtype = parse_dtype(dtype_name, "result dtype");
+  // Exactly a format's name, as the protocol spells it: descriptor shorthands ("f32") are not names here.
+  std::optional<DType> named;
+  std::string names;
+  for (const DTypeInfo &row : dtype_table()) {
+    if (dtype_name == row.name) named = row.dtype;
+    names += (names.empty() ? "" : " or ") + std::string(row.name);
+  }
+  if (!named) throw InputError(fmt::format("sent a result of dtype '{}', not {}", dtype_name, names));
+  const DType dtype = *named;
   const auto shape = member<Shape>(entry, "shape", "a list of sizes");
   int64_t elements = 1;
   for (int64_t size : shape) {
@@ -98,7 +106,8 @@ ServerHello read_hello(const Frame &frame) {
   const auto version = member<int64_t>(header, "protocol", "an integer");
   if (version != server_protocol_version)
     throw InputError(fmt::format("speaks protocol {}; convcheck speaks {}", version, server_protocol_version));
-  ServerHello hello{optional_member<std::string>(header, "name", "a string").value_or(""), full_support()};
+  ServerHello hello{optional_member<std::string>(header, "name", "a string").value_or(""),
+                    optional_member<std::string>(header, "version", "a string").value_or(""), full_support()};
   if (const auto found = header.find("supports"); found != header.end()) {
     if (!found->is_object()) throw InputError(fmt::format("sent \"supports\": {}, which is not an object", found->dump()));
     using Names = std::vector<std::string>;
@@ -109,7 +118,14 @@ ServerHello read_hello(const Frame &frame) {
                              optional_member<std::vector<int64_t>>(*found, "ranks", "a list of integers"),
                              optional_member<bool>(*found, "crops", "true or false")};
     hello.supports = declared_support(declared);
+    // The shapes taken per axis (a Winograd kernel: kernel 3, stride 1, dilation 1); absent: any.
+    using Sizes = std::vector<int64_t>;
+    hello.supports.kernels = optional_member<Sizes>(*found, "kernels", "a list of integers").value_or(Sizes{});
+    hello.supports.strides = optional_member<Sizes>(*found, "strides", "a list of integers").value_or(Sizes{});
+    hello.supports.dilations = optional_member<Sizes>(*found, "dilations", "a list of integers").value_or(Sizes{});
   }
+  if (const auto algorithm = optional_member<std::string>(header, "algorithm", "a string"))
+    hello.algorithm = parse_algorithm(*algorithm, "\"algorithm\" of the hello");
   return hello;
 }
 
@@ -164,6 +180,8 @@ RunResults read_reply(const Frame &frame, const Case &c, uint64_t id, int64_t ma
     Tensor result = read_tensor(entry, frame.payload, offset, max_elements);
     const DType wanted = result_dtype(c.problem, *direction);
     runs[*direction].result = result.dtype() == wanted ? std::move(result) : result.cast(wanted);
+    if (const auto algorithm = optional_member<std::string>(entry, "algorithm", "a string"))
+      runs[*direction].algorithm = parse_algorithm(*algorithm, fmt::format("\"algorithm\" of the {} result", name));
   }
   if (offset != frame.payload.size())
     throw InputError(fmt::format("sent a payload of {} bytes; its results take {}", frame.payload.size(), offset));

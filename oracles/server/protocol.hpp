@@ -4,9 +4,12 @@
 // tensors back to back, each little-endian, C order, canonical layout (channels first, OI... weights).
 //
 //   convcheck -> server   {"type": "hello", "protocol": 1, "convcheck": VERSION}
-//   server -> convcheck   {"type": "hello", "protocol": 1, "name": ..., "supports": {...}}   (name, supports optional)
+//   server -> convcheck   {"type": "hello", "protocol": 1, "name": ..., "version": ..., "supports": {...},
+//                          "algorithm": ...}   (name, version, supports and algorithm optional; algorithm "direct",
+//                          "winograd:4", "fft", ...)
 //   convcheck -> server   {"type": "case", "id": N, "problem": {...}, "directions": [...], "tensors": [...]} + bytes
 //   server -> convcheck   {"type": "results", "id": N, "results": [...], "skipped": {...}} + bytes
+//                         (a result may say its own "algorithm", overriding the hello's: an autotuner's pick)
 //                       | {"type": "unsupported", "id": N, "reason": ...}
 //                       | {"type": "error", "id": N, "message": ...}
 //
@@ -29,8 +32,10 @@ Frame hello_frame();
 
 /// What a server said of itself in its hello.
 struct ServerHello {
-  std::string name; // "torch 2.1.0"; may be empty
+  std::string name;    // "torch 2.1.0"; may be empty
+  std::string version; // "version", where it gives one apart from its name; may be empty
   Support supports;
+  Algorithm algorithm; // "algorithm": the class its results are judged under (core/numerics/algorithm.hpp)
 };
 
 /// Reads a server's hello; throws InputError naming what is wrong (not a hello, another protocol version, a

@@ -52,7 +52,8 @@ std::string family_name(WeightLayout layout) {
 // What a server or plugin that declares no format list is offered: float32 and float64 problems. A format added to
 // convcheck later is offered only to those that name it.
 Support full_support() {
-  Support support{.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {}, .crops = true};
+  // No format list: float32 and float64, alone or mixed; bfloat16 and float16 must be declared.
+  Support support{.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {}, .mixed_formats = true, .crops = true};
   for (const PrecisionRow &row : classic_precisions())
     if (const auto single = row.precision.single()) support.dtypes.push_back(*single);
   return support;

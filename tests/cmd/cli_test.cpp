@@ -217,14 +217,20 @@ TEST_F(Cli, ShardsTogetherEqualOneRun) {
 
 namespace {
 
-// Eight cases of 2.5e7 multiply-adds, three times the cost plan's limit: by default `naive` runs on about a third of
-// them and the report counts the rest as skipped by the plan; with --full-check it runs on all eight.
+// Eight cases of 2.5e7 multiply-adds, far over the cost plan's limit: by default `naive` runs on none of them (it
+// would on one case in ceil(M / limit)) and the report counts them as skipped by the plan; named and never judged,
+// it ends the run with exit 2 saying so (core/run/judged.hpp). With --full-check it runs on all eight.
 TEST_F(Cli, FullCheckRunsWhatTheCostPlanLeavesOut) {
   std::string descriptors;
   for (int i = 0; i < 8; ++i) descriptors += " mb1ic32ih32oc32kh3";
   const Invocation planned = convcheck("check --strategies naive --threads 1 --report " + path("planned.json") +
                                        " --corpus " + path("findings") + descriptors);
-  ASSERT_EQ(planned.status, 0) << planned.output;
+  ASSERT_EQ(planned.status, 2) << planned.output;
+  EXPECT_NE(planned.output.find("convcheck: error: strategy naive judged none of the 8 cases offered; skipped: 24 x "
+                                "cost plan: over 5e+04 multiply-adds, run on a share of cases only (--full-check "
+                                "runs all)\n"),
+            std::string::npos)
+      << planned.output;
   const nlohmann::json counts = read_json(path("planned.json"))["strategies"]["naive"];
   EXPECT_GT(counts["cost_plan_skipped"].get<int>(), 0);
   EXPECT_EQ(counts["cost_plan_skipped"], counts["skipped"]);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -34,6 +35,12 @@ inline Invocation run_convcheck(const std::string &args, const std::string &envi
 inline nlohmann::json read_json(const std::string &path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in);
+}
+
+/// A text file (a --junit or --html report), whole.
+inline std::string read_text(const std::string &path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 /// A fixture giving each test a fresh directory of its own (ctest runs tests in parallel processes).

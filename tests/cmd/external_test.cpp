@@ -66,10 +66,17 @@ TEST(External, NonZeroExitCarriesTheOutputTail) {
 }
 
 TEST(External, Exit77IsSkippedNotFailed) {
+  // Skipped with the reason, never failed; but named and judged on no case, so the run ends with exit 2 saying why.
   const Invocation run = fuzz_with("exit 77");
-  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(run.status, 2) << run.output;
   EXPECT_EQ(run.report["strategies"]["ext"]["skipped"], 18);
   EXPECT_EQ(run.report["strategies"]["ext"]["failed"], 0);
+  EXPECT_EQ(run.report["strategies"]["ext"]["skip_reasons"]["the command exited 77: config unsupported"], 9);
+  EXPECT_NE(run.output.find("convcheck: error: strategy ext judged none of the 6 cases offered; skipped: 9 x the "
+                            "command exited 77: config unsupported; 6 x negative padding (a crop) is not supported; 3 x "
+                            "3-D problems are not supported (ranks: 2)\n"),
+            std::string::npos)
+      << run.output;
 }
 
 TEST(External, TimeoutKillsTheCommandAndItsChildren) {

@@ -33,6 +33,25 @@ code=$?
 [ $code -eq 2 ] && grep -q "is not a finding of the onednn strategy" "$work/mutant.err" ||
   { echo "FAIL: --emit c on a mutant exited $code: $(cat "$work/mutant.err")"; status=1; }
 "$convcheck" repro "$mutant" --emit fortran > /dev/null 2> "$work/kind.err"
-[ $? -eq 2 ] && grep -q "unknown --emit kind 'fortran' (known: benchdnn, c)" "$work/kind.err" ||
+[ $? -eq 2 ] && grep -q "unknown --emit kind 'fortran' (known: benchdnn, c, pytorch)" "$work/kind.err" ||
   { echo "FAIL: --emit fortran: $(cat "$work/kind.err")"; status=1; }
+# The PyTorch script, on the same cases, where /usr/bin/python3 has torch (scripts/install-deps.sh installs it for
+# the test command): it runs each op as a user would and says what it found. On the injected bug's case torch is
+# right (exit 0, "agreed"). #6035's shrunk case is run and its output shown, not judged: torch's values came out
+# right with 1 and 2 threads under the AVX2 cap (the over-write is past the scratchpad, which only guard bytes see;
+# the C reproducer has them), so the script does not show that bug.
+if /usr/bin/python3 -c "import torch, h5py" 2> /dev/null; then
+  "$convcheck" repro "$mutant" --emit pytorch --out "$work/mutant.py" || { echo "FAIL: --emit pytorch on $mutant"; status=1; }
+  /usr/bin/python3 "$work/mutant.py" > "$work/mutant.py.out" 2>&1
+  code=$?
+  cat "$work/mutant.py.out"
+  [ $code -eq 0 ] && grep -q "^agreed$" "$work/mutant.py.out" || { echo "FAIL: mutant.py exited $code"; status=1; }
+  upstream="$source/corpus/upstream/onednn-grad_weight-22d0a043a832b052.h5"
+  "$convcheck" repro "$upstream" --emit pytorch --out "$work/6035.py" || { echo "FAIL: --emit pytorch on $upstream"; status=1; }
+  grep -q '^os.environ\["ONEDNN_MAX_CPU_ISA"\] = "AVX2"' "$work/6035.py" || { echo "FAIL: 6035.py sets no cap"; status=1; }
+  /usr/bin/python3 "$work/6035.py" 2 > "$work/6035.py.out" 2>&1
+  echo "6035.py (2 threads) exited $?:"; cat "$work/6035.py.out"
+else
+  echo "torch or h5py missing from /usr/bin/python3: the pytorch scripts are not run"
+fi
 exit $status

@@ -14,6 +14,7 @@ FAULT happens on the Nth case this process is sent (counting from 1), or at star
   bad_json        sends a frame whose header is not JSON
   short_payload   sends results whose payload is shorter than their shapes
   wrong_id        answers with another request's id
+  short_dtype     names its results' format "f32" (the descriptor's word) instead of "float32"
   error           answers with an error frame (a finding; the server goes on)
   unsupported     answers "unsupported" for every case
   leak            dies of "out of memory" (exit 137) once it has served N cases; --external-server-max-cases < N
@@ -22,6 +23,8 @@ FAULT happens on the Nth case this process is sent (counting from 1), or at star
   hang_at_start   never says hello
   wrong_version   says hello with protocol 99
   rank2           declares ranks [2] and float64 only in its hello, and answers an error for any other problem
+  typo            declares "dtypes": ["f32"] (a typo of float32) in its hello: convcheck can send it nothing
+  f32_2d          declares ranks [2] and float32 only in its hello, and answers an error for any other problem
 MARKER is ignored: it names the test's processes (and the child `hang` starts) so the test can check none is left
 over. With FAULTY_SERVER_LOG set, each process appends "start PID" when it starts and "case PID" for each case.
 """
@@ -61,7 +64,8 @@ def faulty_answer(header, payload, answer):
     global cases
     cases += 1
     log("case")
-    if fault == "rank2" and (header["problem"]["ndims"] != 2 or header["problem"]["src_dtype"] != "float64"):
+    wanted = {"rank2": "float64", "f32_2d": "float32"}.get(fault)
+    if wanted and (header["problem"]["ndims"] != 2 or header["problem"]["src_dtype"] != wanted):
         return {"type": "error", "id": header["id"], "message": "sent a problem outside the hello"}, ()
     if fault == "wrong" and cases >= n and header["problem"]["groups"] > 1:
         reply, arrays = answer(header, payload, compute)
@@ -88,6 +92,9 @@ def faulty_answer(header, payload, answer):
         return "short_payload", reply, arrays
     if fault == "wrong_id":
         reply["id"] = header["id"] + 1
+    if fault == "short_dtype":
+        for entry in reply["results"]:
+            entry["dtype"] = {"float32": "f32", "float64": "f64"}[entry["dtype"]]
     if fault == "error":
         reply, arrays = {"type": "error", "id": header["id"], "message": "cuda out of memory"}, ()
     if fault == "unsupported":
@@ -104,6 +111,10 @@ def serve():
     hello = {"type": "hello", "protocol": version, "name": f"faulty {fault}"}
     if fault == "rank2":
         hello["supports"] = {"ranks": [2], "dtypes": ["float64"]}
+    if fault == "f32_2d":
+        hello["supports"] = {"ranks": [2], "dtypes": ["float32"]}
+    if fault == "typo":
+        hello["supports"] = {"dtypes": ["f32"]}
     convcheck_server.write_frame(stdout, hello)
     while (frame := convcheck_server.read_frame(stdin)) is not None:
         answered = faulty_answer(*frame, convcheck_server.answer)

@@ -32,10 +32,11 @@ CaseRun quick_case(uint64_t job, const BeforeRun &before) {
 }
 
 // Every job is answered once, in order, with its own result; a crash costs exactly the run it happened in, even
-// though the worker dies holding answers to earlier jobs it has not sent yet (they are run again).
-void expect_every_job_answered(int processes) {
+// though the worker dies holding answers to earlier jobs it has not sent yet (they are run again). Workers retiring
+// (worker_recycling.hpp) change nothing either. Returns how many retired.
+int64_t expect_every_job_answered(int processes, WorkerRecycling recycling = {}) {
   constexpr int64_t count = 300;
-  CaseWorkers workers(strategies, processes, 30, quick_case);
+  CaseWorkers workers(strategies, processes, 30, quick_case, recycling);
   int64_t next = 0;
   const int64_t ran = workers.run(
       count, [](int64_t i) { return static_cast<uint64_t>(2 * i); }, {},
@@ -57,11 +58,28 @@ void expect_every_job_answered(int processes) {
       });
   EXPECT_EQ(ran, count);
   EXPECT_EQ(next, count);
+  return workers.retired();
 }
 
 TEST(CaseWorkers, EveryJobAnsweredOnceInOrderAcrossCrashesWithOneWorker) { expect_every_job_answered(1); }
 
 TEST(CaseWorkers, EveryJobAnsweredOnceInOrderAcrossCrashesWithTwoWorkers) { expect_every_job_answered(2); }
+
+TEST(CaseWorkers, RetiringAfterSomeCasesChangesNoAnswer) {
+  for (int processes : {1, 2}) {
+    // A worker crashes on one job in seven too, so fewer than 300 / 7 live to retire.
+    EXPECT_GT(expect_every_job_answered(processes, {.max_cases = 7, .max_rss_mib = 0}), 5) << processes;
+  }
+}
+
+TEST(CaseWorkers, RetiringPastAResidentSetCeilingChangesNoAnswer) {
+  // Every process is past 1 MiB: each worker retires after its first case.
+  EXPECT_GE(expect_every_job_answered(2, {.max_cases = 0, .max_rss_mib = 1}), 250);
+}
+
+TEST(CaseWorkers, NoRecyclingRetiresNoWorker) {
+  EXPECT_EQ(expect_every_job_answered(2, {.max_cases = 0, .max_rss_mib = 0}), 0);
+}
 
 TEST(CaseWorkers, StopStartsNoNewJobAndHandsOverAPrefix) {
   CaseWorkers workers(strategies, 2, 30, [](uint64_t job, const BeforeRun &before) {

@@ -1,0 +1,50 @@
+#pragma once
+// The algorithm class a result was computed by, as data: a result is judged under the bound of its class.
+//
+//   direct    sums of products in any order (today's bound, core/numerics/tolerance.hpp; zero in exact fill)
+//   winograd  Winograd minimal filtering F(m, r) per spatial axis (Lavin and Gray, "Fast Algorithms for
+//             Convolutional Neural Networks", CVPR 2016), with its interpolation points (Lavin and Gray's by
+//             default); bound: core/numerics/winograd_bound.hpp
+//   fft       convolution by the discrete Fourier transform; a normwise bound per output signal:
+//             core/numerics/fft_bound.hpp
+//
+// Spelled "direct", "fft", "winograd" (F(2,3)), "winograd:4" (F(4,3)), or with points "winograd:4:0,1,-1,2,-2":
+// the output tile m and the finite interpolation points (the point at infinity is always the last). The kernel r
+// of each axis is the problem's; an axis whose kernel is 1 has no transform.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace convcheck {
+
+enum class AlgorithmKind { direct, winograd, fft };
+
+/// One finite interpolation point p/q.
+struct Point {
+  int64_t numerator = 0;
+  int64_t denominator = 1;
+  bool operator==(const Point &) const = default;
+};
+
+struct Algorithm {
+  AlgorithmKind kind = AlgorithmKind::direct;
+  int64_t tile = 0;           ///< winograd: outputs per tile along each transformed axis (m)
+  std::vector<Point> points;  ///< winograd: the finite points; empty means Lavin and Gray's for (m, r)
+  bool operator==(const Algorithm &) const = default;
+};
+
+/// Lavin and Gray's finite points for alpha = m + r - 1 (alpha - 1 of them): 0, 1, -1, 2, -2, 1/2, -1/2, 3, -3,...
+std::vector<Point> lavin_gray_points(int64_t count);
+
+/// "direct", "fft", "winograd F(2,3)"-style spelling for reports (r = 3 shown; the problem's kernel is used),
+/// with the points when they are not the default.
+std::string describe(const Algorithm &algorithm);
+
+/// The canonical spelling parse_algorithm reads back ("winograd:4", "winograd:2:0,1,-1").
+std::string to_string(const Algorithm &algorithm);
+
+/// Reads to_string's spelling; throws InputError naming `what` and the text on anything else.
+Algorithm parse_algorithm(const std::string &text, const std::string &what = "algorithm");
+
+} // namespace convcheck

@@ -1,0 +1,84 @@
+#pragma once
+// Winograd minimal filtering F(m, r) per spatial axis, built from interpolation points, and one engine that runs
+// it over a whole correlation: the `winograd` strategy runs it in float with the signed transforms, the Winograd
+// bound (core/numerics/winograd_bound.hpp) runs the same engine in double on absolute values with the absolute
+// transforms.
+//
+// The transforms (Toom-Cook, transposed; Lavin and Gray, CVPR 2016; Barabasz et al., ACM TOMS 2020, section 3):
+// with alpha = m + r - 1 points p_0..p_{alpha-2} and infinity, V_k the alpha x k matrix evaluating a polynomial
+// of degree k-1 at the points (row [1, p, p^2, ...]; infinity's row takes the leading coefficient,
+// [0, ..., 0, 1]) and f_i = prod_{j != i} (p_i - p_j) (1 for infinity), the correlation
+// y_i = sum_t d_{i+t} g_t of one tile (i < m, d of length alpha) is
+//
+//   y = A^T [(G g) . (B^T d)],  A^T = V_m^T,  G = diag(1/f) V_r,  B^T = diag(f) V_alpha^{-T}
+//
+// (the scaling by f makes B^T integer for integer points; Lavin and Gray's F(2,3) and F(4,3) G are these). In
+// several dimensions each axis applies its own matrices; an axis of kernel 1 has alpha = m = 1 and no transform.
+// Tiles start at output 0 on each axis; a last partial tile is computed whole and only its outputs in range kept.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/numerics/algorithm.hpp"
+#include "core/numerics/case.hpp"
+#include "core/problem/direction.hpp"
+
+namespace convcheck {
+
+/// The matrices of F(m, r) on one axis, row-major.
+struct WinogradAxis {
+  int64_t m = 1, r = 1, alpha = 1;
+  std::vector<double> at; ///< m x alpha
+  std::vector<double> g;  ///< alpha x r
+  std::vector<double> bt; ///< alpha x alpha
+  /// Every entry is a float32 number whose denominator is a power of two (F(2,3)'s are: 0, +-1, +-1/2).
+  bool dyadic = true;
+  /// log2 of the largest denominator among the entries of G, B^T and A^T (0 for integers).
+  int denominator_bits = 0;
+};
+
+/// F(m, r) from `points` (alpha - 1 finite points; empty: Lavin and Gray's). r = 1 gives the identity (m = 1).
+/// Throws InputError when the count is wrong.
+WinogradAxis winograd_axis(int64_t m, int64_t r, const std::vector<Point> &points = {});
+
+/// A correlation out[n, g*OG + o][x] = sum_{c < IG, t} in[n, g*IG + c][x - pad_begin + t] * weight[g*OG + o][c][t]
+/// over three spatial axes (unit outer axes for lower ranks), taps outside [0, in) contributing nothing.
+struct Correlation {
+  int64_t batch = 1, groups = 1, in_per_group = 1, out_per_group = 1;
+  std::array<int64_t, 3> in{1, 1, 1}, kernel{1, 1, 1}, pad_begin{0, 0, 0}, out{1, 1, 1};
+};
+
+/// The output and data gradient of a stride-1, dilation-1 problem as a Correlation with its two inputs; the data
+/// gradient correlates grad_output with the kernel flipped and transposed per group ([C][K/G][taps]).
+template <class T> struct CorrelationInputs {
+  Correlation shape;
+  std::vector<T> input, weight;
+};
+/// `absolute`: every value replaced by its magnitude (for the bound). The case's tensors must be `T` or widen to it.
+template <class T>
+CorrelationInputs<T> correlation_inputs(const Case &conv_case, Direction direction, bool absolute);
+
+/// Why F(m, 3)-style transforms cannot run `direction` of `problem` ("" when they can): grad_weight, or an axis of
+/// kernel over 1 with a stride or dilation over 1.
+std::string winograd_refusal(const Problem &problem, Direction direction);
+
+/// The axis matrices of `algorithm` for `problem` (kernel 1 axes: identity), in T.
+template <class T> struct TransformSet {
+  int64_t m = 1, r = 1, alpha = 1;
+  std::vector<T> at, g, bt;
+};
+std::array<WinogradAxis, 3> winograd_axes(const Problem &problem, const Algorithm &algorithm);
+template <class T> std::array<TransformSet<T>, 3> transform_set(const std::array<WinogradAxis, 3> &axes, bool absolute);
+
+struct WinogradOptions {
+  bool drop_last_partial_tile = false; ///< injected bug winograd_tile_edge
+};
+
+/// Runs the correlation tile by tile; `out` receives batch * groups * out_per_group * volume(out) values.
+/// `peak`, when given, receives the largest magnitude of any intermediate (for the exact-fill rule).
+template <class T>
+void winograd_correlate(const Correlation &shape, const std::array<TransformSet<T>, 3> &axes, const T *input,
+                        const T *weight, T *out, const WinogradOptions &options = {}, double *peak = nullptr);
+
+} // namespace convcheck

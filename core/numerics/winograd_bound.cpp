@@ -1,0 +1,89 @@
+// The Winograd bound (derivation: core/numerics/algorithm_bound.hpp and docs/bounds.md).
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/numerics/algorithm_bound.hpp"
+#include "core/numerics/winograd.hpp"
+#include "core/problem/spelling.hpp"
+
+namespace convcheck {
+
+namespace {
+
+// "F(4x4,3x3)" over the problem's own axes, with the points when they are not the default.
+std::string spelled(const Problem &p, const std::array<WinogradAxis, 3> &axes, const Algorithm &algorithm) {
+  std::vector<int64_t> ms, rs;
+  for (size_t a = static_cast<size_t>(p.first_axis()); a < 3; ++a) ms.push_back(axes[a].m), rs.push_back(axes[a].r);
+  auto number = [](int64_t v) { return std::to_string(v); };
+  std::string text = fmt::format("winograd F({},{})", joined(ms, "x", number, ""), joined(rs, "x", number, ""));
+  if (!algorithm.points.empty()) text += " points " + to_string(algorithm).substr(to_string(algorithm).rfind(':') + 1);
+  return text;
+}
+
+} // namespace
+
+bool all_integers(const Tensor &tensor) {
+  return visit_typed(tensor, [&](const auto *values) {
+    for (int64_t i = 0; i < tensor.size(); ++i)
+      if (values[i] != std::nearbyint(values[i])) return false;
+    return true;
+  });
+}
+
+AlgorithmBound winograd_bound(const Case &c, Direction direction, const Algorithm &algorithm,
+                              const DirectionReference &reference) {
+  const Problem &p = c.problem;
+  if (const std::string refused = winograd_refusal(p, direction); !refused.empty())
+    return {reference.bound, 0, {}, fmt::format("direct ({})", refused)};
+  const std::array<WinogradAxis, 3> axes = winograd_axes(p, algorithm);
+  const CorrelationInputs<double> inputs = correlation_inputs<double>(c, direction, /*absolute=*/true);
+  AlgorithmBound bound{std::vector<double>(static_cast<size_t>(reference.expected.size())), 0, {},
+                       spelled(p, axes, algorithm)};
+  double peak = 0;
+  winograd_correlate(inputs.shape, transform_set<double>(axes, /*absolute=*/true), inputs.input.data(),
+                     inputs.weight.data(), bound.element.data(), {}, &peak);
+  // The effective number of terms k, the largest power of two dividing the denominators, how many products an
+  // element mixes (for underflow), and whether every constant is exact.
+  double terms = static_cast<double>(inputs.shape.in_per_group) + 1, products = terms;
+  int bits = 0;
+  bool dyadic = true;
+  for (const WinogradAxis &axis : axes) {
+    if (axis.alpha == 1) continue;
+    terms += 2.0 * static_cast<double>(axis.alpha + 1) + static_cast<double>(axis.r + 1);
+    products *= static_cast<double>(axis.alpha * axis.alpha * axis.r);
+    bits += axis.denominator_bits + 1; // +1: a factored transform may hold twice a row's value before halving
+    dyadic = dyadic && axis.dyadic;
+  }
+  const DType store = result_dtype(p, direction), acc = p.precision.acc;
+  const bool integers = all_integers(c[info(direction).reads[0]]) && all_integers(c[info(direction).reads[1]]);
+  const double exact_limit = std::min(info(acc).exact_sum_limit, info(store).exact_sum_limit);
+  if (integers && dyadic && std::ldexp(peak, bits) <= exact_limit) {
+    std::fill(bound.element.begin(), bound.element.end(), 0.0);
+    bound.judged_under += " (exact: integer inputs and dyadic transforms)";
+    return bound;
+  }
+  if (integers)
+    bound.judged_under += dyadic ? " (exact fill: intermediates past the exact integer limit; its bound)"
+                                 : " (exact fill: transforms not exact in the format; its bound)";
+  const double u = std::max(info(acc).unit_roundoff, info(store).unit_roundoff);
+  const double relative = 2 * (gamma_of(terms, u) + gamma_of(terms, info(DType::float64).unit_roundoff));
+  const double subnormal = std::max(info(acc).smallest_subnormal, info(store).smallest_subnormal);
+  const double underflow = 2 * (products + terms) * subnormal;
+  for (double &element : bound.element) element = relative * element + underflow;
+  return bound;
+}
+
+AlgorithmBound algorithm_bound(const Case &c, Direction direction, const Algorithm &algorithm,
+                               const DirectionReference &reference) {
+  switch (algorithm.kind) {
+  case AlgorithmKind::direct: break;
+  case AlgorithmKind::winograd: return winograd_bound(c, direction, algorithm, reference);
+  case AlgorithmKind::fft: return fft_bound(c, direction);
+  }
+  return {reference.bound, 0, {}, "direct"};
+}
+
+} // namespace convcheck

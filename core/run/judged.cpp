@@ -1,0 +1,41 @@
+#include "core/run/judged.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/run/campaign.hpp"
+
+namespace convcheck {
+
+std::vector<JudgedShortfall> judged_shortfalls(const CampaignReport &report) {
+  std::vector<JudgedShortfall> shortfalls;
+  if (report.cases <= 0) return shortfalls;
+  for (const std::string &name : report.judged_rule.named) {
+    JudgedShortfall shortfall{name, 0, report.cases, {}};
+    for (const StrategyTally &strategy : report.tallies) {
+      if (strategy.name != name) continue;
+      for (const auto &[direction, tally] : strategy.by_direction) {
+        shortfall.judged = std::max(shortfall.judged, tally.judged());
+        add_skip_reasons(shortfall.reasons, tally.skip_reasons);
+      }
+    }
+    const double percent = 100.0 * static_cast<double>(shortfall.judged) / static_cast<double>(report.cases);
+    if (shortfall.none() || percent < report.judged_rule.min_judged_percent) shortfalls.push_back(shortfall);
+  }
+  return shortfalls;
+}
+
+std::string describe(const JudgedShortfall &shortfall, double min_judged_percent) {
+  const std::string skipped =
+      shortfall.reasons.empty() ? "" : "; skipped: " + describe_skip_reasons(shortfall.reasons);
+  if (shortfall.none())
+    return fmt::format("strategy {} judged none of the {} cases offered{}", shortfall.strategy, shortfall.offered,
+                       skipped);
+  return fmt::format("strategy {} judged {} of the {} cases offered ({:.3g}%, under --min-judged {:g}%){}",
+                     shortfall.strategy, shortfall.judged, shortfall.offered,
+                     100.0 * static_cast<double>(shortfall.judged) / static_cast<double>(shortfall.offered),
+                     min_judged_percent, skipped);
+}
+
+} // namespace convcheck

@@ -1,0 +1,27 @@
+// Injected bug `winograd_tile_edge`: the tile count rounded down (out / m instead of ceil(out / m)), so the last
+// partial output tile of each axis is never computed and its outputs stay zero; right whenever every transformed
+// axis's output is a multiple of the tile, as in the benchmark shapes such a kernel is tuned on.
+
+#include "core/run/strategy.hpp"
+#include "oracles/support/winograd_run.hpp"
+
+namespace convcheck {
+
+namespace {
+
+RunResults run_case(const Case &c) {
+  const Algorithm algorithm = winograd_tile_for(c);
+  const std::array<WinogradAxis, 3> axes = winograd_axes(c.problem, algorithm);
+  return winograd_results(c, algorithm, [&](Direction d) {
+    return winograd_result(c, d, axes, WinogradOptions{.drop_last_partial_tile = true});
+  });
+}
+
+const Registration registration{
+    winograd_strategy("winograd_tile_edge",
+                      "winograd that drops the last partial output tile of each axis",
+                      /*injected=*/true, run_case)};
+
+} // namespace
+
+} // namespace convcheck
