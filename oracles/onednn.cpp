@@ -3,6 +3,7 @@
 //
 // Each direction is one oneDNN primitive, created from an op descriptor as the v2 API requires:
 //   output      convolution_forward(forward_training)  src=data, weights=weight          -> dst
+//               (forward_inference for half the cases of onednn_winograd, oracles/onednn_winograd.cpp)
 //   grad_data   convolution_backward_data              diff_dst=grad_output, weights     -> diff_src
 //   grad_weight convolution_backward_weights (no bias) src=data, diff_dst=grad_output    -> diff_weights
 // The backward descriptors need the forward primitive descriptor as a hint; one is built per case and shared.
@@ -11,10 +12,11 @@
 // 2 + ndims, the problem's own axes only ([N, C, W], [N, C, H, W], [N, C, D, H, W]); dilation counts from 0 in
 // oneDNN, so it gets dilation - 1; padding_l is each axis's pad_begin, padding_r its pad_end; grouped weights have
 // rank 3 + ndims {G, K/G, C/G, kernel...} ("goiw", "goihw", "goidhw"), ungrouped ones 2 + ndims {K, C, kernel...},
-// which is how frameworks call oneDNN and so selects the ungrouped kernels. The algorithm is always
-// convolution_direct: winograd (and auto, which may pick it) computes through transformed tiles whose rounding our
-// summation bound does not model. oneDNN takes negative padding only at the end of an axis and smaller than the
-// stride (refused_padding below says why); other crops are skipped. Two weight gradients that oneDNN 2.6 gets wrong
+// which is how frameworks call oneDNN and so selects the ungrouped kernels. `onednn` asks for convolution_direct,
+// judged under the summation bound; `onednn_winograd` and `onednn_auto` (oracles/onednn_winograd.cpp) ask for
+// convolution_winograd and convolution_auto through the same code, and each result declares the algorithm class of
+// the kernel that ran, so it is judged under that class's bound (core/numerics/algorithm_bound.hpp). oneDNN takes negative padding only at the end of an axis and smaller than the
+// stride (onednn_refused_padding below says why); other crops are skipped. Two weight gradients that oneDNN 2.6 gets wrong
 // are held back (broken_weight_gradient, core/run/held_back.hpp), and every buffer oneDNN reads or writes is
 // followed by guards (oracles/support/onednn_memory.hpp).
 //
@@ -63,6 +65,11 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 
+/// "2.6.3": the library's own version, as it reports it at run time.
+std::string onednn_version() {
+  const dnnl_version_t *version = dnnl_version();
+  return fmt::format("{}.{}.{}", version->major, version->minor, version->patch);
+}
 
 /// While alive, makes oneDNN run on the calling thread alone. Cases run one at a time per worker process, one
 /// worker per core, so oneDNN's own OpenMP threads would only oversubscribe the cores: on tiny convs they made it
@@ -177,28 +184,29 @@ const dnnl::primitive_attr &strict_attr() {
 /// memory descriptors are made once too (oneDNN spends a few thousand instructions on each).
 class CasePrimitives {
 public:
-  CasePrimitives(const Problem &config, OnednnPath path)
+  /// `inference`: the output direction runs as forward_inference (the backward hint stays forward_training).
+  CasePrimitives(const Problem &config, OnednnPath path, dnnl::algorithm algorithm, bool inference = false)
       : geometry_(geometry_of(config)), user_(user_descs(config, geometry_, path)),
-        descs_(primitive_descs(user_, geometry_, path)),
-        forward_(dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
-                                                 dnnl::algorithm::convolution_direct, descs_.data, descs_.weight,
-                                                 descs_.output, geometry_.strides, geometry_.dilates,
-                                                 geometry_.padding_l, geometry_.padding_r),
-                 strict_attr(), cpu_engine()) {}
+        descs_(primitive_descs(user_, geometry_, path)), algorithm_(algorithm), inference_(inference),
+        forward_(forward_desc(dnnl::prop_kind::forward_training), strict_attr(), cpu_engine()) {}
 
   /// The primitive descriptor of `direction`; throws dnnl::error when oneDNN refuses the problem.
   dnnl::primitive_desc of(Direction direction) const {
     const Geometry &g = geometry_;
     switch (direction) {
-    case Direction::output: return forward_;
+    case Direction::output:
+      if (inference_)
+        return dnnl::convolution_forward::primitive_desc(forward_desc(dnnl::prop_kind::forward_inference),
+                                                         strict_attr(), cpu_engine());
+      return forward_;
     case Direction::grad_data: {
-      const dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, descs_.data,
+      const dnnl::convolution_backward_data::desc desc(algorithm_, descs_.data,
                                                        descs_.weight, descs_.output, g.strides, g.dilates,
                                                        g.padding_l, g.padding_r);
       return dnnl::convolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), forward_);
     }
     case Direction::grad_weight: {
-      const dnnl::convolution_backward_weights::desc desc(dnnl::algorithm::convolution_direct, descs_.data,
+      const dnnl::convolution_backward_weights::desc desc(algorithm_, descs_.data,
                                                           descs_.weight, descs_.output, g.strides, g.dilates,
                                                           g.padding_l, g.padding_r);
       return dnnl::convolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(), forward_);
@@ -212,8 +220,15 @@ public:
   const Descs &user() const { return user_; }
 
 private:
+  dnnl::convolution_forward::desc forward_desc(dnnl::prop_kind kind) const {
+    return {kind, algorithm_, descs_.data, descs_.weight, descs_.output, geometry_.strides, geometry_.dilates,
+            geometry_.padding_l, geometry_.padding_r};
+  }
+
   Geometry geometry_;
   Descs user_, descs_;
+  dnnl::algorithm algorithm_;
+  bool inference_;
   dnnl::convolution_forward::primitive_desc forward_;
 };
 
@@ -255,11 +270,10 @@ struct HeldInputs {
   HeldInput data, weight, grad_output;
 };
 
-/// Runs the primitive of `direction` and returns its result in canonical layout.
+/// Runs the primitive `pd` of `direction` and returns its result in canonical layout.
 Tensor run_direction(const Case &c, OnednnPath path, const CasePrimitives &primitives, HeldInputs &held,
-                     Direction direction, dnnl::stream &stream) {
+                     Direction direction, const dnnl::primitive_desc &pd, dnnl::stream &stream) {
   const Problem &config = c.problem;
-  const dnnl::primitive_desc pd = primitives.of(direction);
   const auto wanted = [&pd](int argument) { return pd.query_md(dnnl::query::exec_arg_md, argument); };
   const Descs &user = primitives.user();
   std::unordered_map<int, memory> arguments;
@@ -324,6 +338,8 @@ RunResults all_failed(const Op op, const std::string &error) {
   return runs;
 }
 
+} // namespace
+
 /// Why oneDNN cannot take the padding of `problem` ("" when it can). oneDNN 2.6 creates no convolution descriptor
 /// (forward, backward data or backward weights alike, so on every path) unless, on every axis, padding_l >= 0 and
 /// padding_r + stride > 0 (conv_desc_init, src/common/convolution.cpp; measured: every other negative padding of a
@@ -331,7 +347,7 @@ RunResults all_failed(const Op op, const std::string &error) {
 /// ran; the test SkipsExactlyTheCropsOneDnnRefuses keeps measuring it). So it takes a crop only at the end of an
 /// axis and smaller than its stride. Such a crop still matters: it can drop the last output (size 6, kernel 2,
 /// stride 2, pad_end -1: 2 outputs instead of 3), and the inputs it drops must get a zero gradient.
-std::string refused_padding(const Problem &problem) {
+std::string onednn_refused_padding(const Problem &problem) {
   for (int64_t index = problem.first_axis(); index < max_ndims; ++index) {
     const SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
     if (axis.pad_begin < 0)
@@ -345,6 +361,8 @@ std::string refused_padding(const Problem &problem) {
   }
   return "";
 }
+
+namespace {
 
 /// Why the weight gradient of `problem` on `path` is held back (core/run/held_back.hpp; "" when it runs). Two
 /// oneDNN 2.6 bugs, each in a kernel that writes or reads outside its memory, so neither is run and discarded:
@@ -398,16 +416,10 @@ const Registration registration{{
                    "back the jit_1x1 weight gradient of strided 1x1 convs on channels-last with under 16 input "
                    "channels per group (oneDNN issue #6035; --run-held-back runs both)",
     .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}, .crops = true},
-    .unsupported = [](const Problem &problem, Direction) { return refused_padding(problem); },
+    .unsupported = [](const Problem &problem, Direction) { return onednn_refused_padding(problem); },
     // Under the case's ISA cap (core/run/isa_cap.hpp): in this process when it runs at that cap, else in a server
     // process started with it (oracles/support/onednn_isa_server.hpp).
-    .run_case =
-        [](const Case &c) {
-          const std::string cap = isa_cap_of(c);
-          if (std::string lacks = cap.empty() ? "" : host_lacks(cap); !lacks.empty())
-            return every_direction_skipped(c.problem.op, lacks);
-          return onednn_results_under(cap, c, onednn_path(c));
-        },
+    .run_case = [](const Case &c) { return onednn_results_capped(c, onednn_path(c)); },
     // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process (tens of ms,
     // docs/performance.md); one small case down every path pays that once, before the workers are forked.
     .warm_up =
@@ -417,10 +429,7 @@ const Registration registration{{
             onednn_results(c, path);
         },
     .identity =
-        [] {
-          const dnnl_version_t *version = dnnl_version();
-          return ImplementationIdentity{"oneDNN", fmt::format("{}.{}.{}", version->major, version->minor, version->patch)};
-        },
+        [] { return ImplementationIdentity{"oneDNN", onednn_version()}; },
     // Called for a failed direction only, so it builds only the primitive descriptor (no JIT code generation).
     // It must not throw: the caller records it outside its exception guard.
     .implementation = [](const Case &c, Direction direction) -> std::string {
@@ -456,29 +465,89 @@ OnednnPath onednn_path(const Case &conv_case) {
   }
 }
 
-RunResults onednn_results(const Case &c, OnednnPath path) {
+namespace {
+
+dnnl::algorithm dnnl_algorithm(OnednnAlgorithm algorithm) {
+  switch (algorithm) {
+  case OnednnAlgorithm::direct: return dnnl::algorithm::convolution_direct;
+  case OnednnAlgorithm::winograd:
+  case OnednnAlgorithm::winograd_inference: return dnnl::algorithm::convolution_winograd;
+  case OnednnAlgorithm::automatic: break;
+  }
+  return dnnl::algorithm::convolution_auto;
+}
+
+/// oneDNN has no kernel of the asked algorithm for the problem: for winograd that is a skip, not a finding.
+bool refused_by_winograd(const dnnl::error &error, OnednnAlgorithm algorithm) {
+  return (algorithm == OnednnAlgorithm::winograd || algorithm == OnednnAlgorithm::winograd_inference) &&
+         error.status == dnnl_unimplemented;
+}
+
+std::string no_winograd_kernel(const dnnl::error &error) {
+  return fmt::format("oneDNN {} runs no winograd convolution of this problem here ({})", onednn_version(),
+                     describe(error));
+}
+
+/// One direction of `runs` on `primitives`, declaring the class of the kernel that ran when the algorithm was not
+/// direct.
+void run_one(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, const CasePrimitives &primitives,
+             HeldInputs &held, Direction direction, RunResult &run) {
+  dnnl::stream &stream = ThreadScratch::current().stream();
+  if (direction == Direction::grad_weight) run.skipped = broken_weight_gradient(c.problem, primitives, path);
+  if (!run.skipped.empty()) return;
+  const dnnl::primitive_desc pd = primitives.of(direction);
+  if (algorithm != OnednnAlgorithm::direct) {
+    const std::string implementation = pd.impl_info_str();
+    run.algorithm = onednn_algorithm_class(implementation);
+    run.skipped = onednn_winograd_held_back(c.problem, direction, implementation);
+    if (!run.skipped.empty()) {
+      run.algorithm.reset();
+      return;
+    }
+    if (!run.algorithm) {
+      run.skipped = fmt::format("oneDNN ran {}, a Winograd kernel whose transforms convcheck does not know, so no "
+                                "bound can judge it (onednn_winograd.cpp lists the known ones)",
+                                implementation);
+      return;
+    }
+    if (direction == Direction::grad_weight && run.algorithm->kind == AlgorithmKind::winograd) {
+      // Its transforms tile the sum over output positions (the kernel taps are the output, F(3x3, 4x4) with
+      // diff_dst tiles as the filter), a shape convcheck's Winograd bound, built on output tiles, does not model.
+      run.skipped = fmt::format("no bound for oneDNN's Winograd weight gradient ({}): it tiles the sum over output "
+                                "positions, which the Winograd bound (output tiles) does not model",
+                                implementation);
+      run.algorithm.reset();
+      return;
+    }
+  }
+  run.result = run_direction(c, path, primitives, held, direction, pd, stream);
+}
+
+} // namespace
+
+RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algorithm) {
   RunResults runs;
   const SingleThreadInParallelRegion single_thread;
   try {
-    const CasePrimitives primitives(c.problem, path);
+    const CasePrimitives primitives(c.problem, path, dnnl_algorithm(algorithm),
+                                    algorithm == OnednnAlgorithm::winograd_inference);
     const Descs &user = primitives.user();
     HeldInputs held{hold_data(c[Role::data], c.problem.data_layout, user.data),
                     hold_weight(c[Role::weight], held_weight_layout(c.problem, path), user.weight),
                     hold_data(c[Role::grad_output], c.problem.data_layout, user.output)};
-    dnnl::stream &stream = ThreadScratch::current().stream();
     for (const DirectionInfo &each : directions(c.problem.op)) {
-      const Direction direction = each.direction;
-      RunResult &run = runs[direction];
+      RunResult &run = runs[each.direction];
       try {
-        if (direction == Direction::grad_weight) run.skipped = broken_weight_gradient(c.problem, primitives, path);
-        if (run.skipped.empty()) run.result = run_direction(c, path, primitives, held, direction, stream);
+        run_one(c, path, algorithm, primitives, held, each.direction, run);
       } catch (const dnnl::error &error) {
-        run.error = "threw: " + describe(error);
+        if (refused_by_winograd(error, algorithm)) run.skipped = no_winograd_kernel(error);
+        else run.error = "threw: " + describe(error);
       } catch (const OutOfBoundsWrite &error) {
         run.error = std::string("threw: ") + error.what();
       }
     }
   } catch (const dnnl::error &error) {
+    if (refused_by_winograd(error, algorithm)) return every_direction_skipped(c.problem.op, no_winograd_kernel(error));
     return all_failed(c.problem.op, "threw: " + describe(error));
   }
   return runs;
@@ -486,10 +555,13 @@ RunResults onednn_results(const Case &c, OnednnPath path) {
 
 WeightLayout onednn_weight_layout(const Problem &config, OnednnPath path) { return held_weight_layout(config, path); }
 
-std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path) {
+std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path,
+                                  OnednnAlgorithm algorithm) {
   const SingleThreadInParallelRegion single_thread; // the same decomposition, so the same choice, as running
   try {
-    return CasePrimitives(config, path).of(direction).impl_info_str();
+    return CasePrimitives(config, path, dnnl_algorithm(algorithm), algorithm == OnednnAlgorithm::winograd_inference)
+        .of(direction)
+        .impl_info_str();
   } catch (const dnnl::error &error) {
     return "none: " + describe(error);
   }

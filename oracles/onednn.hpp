@@ -4,8 +4,11 @@
 // every path on every config.
 
 #include <array>
+#include <cstdint>
+#include <optional>
 #include <string>
 
+#include "core/numerics/algorithm.hpp"
 #include "core/numerics/case.hpp"
 #include "core/problem/direction.hpp"
 #include "core/run/strategy.hpp"
@@ -28,18 +31,42 @@ enum class OnednnPath {
 /// "plain", "any_weights", "blocked".
 std::string to_string(OnednnPath path);
 
+/// The convolution algorithm oneDNN is asked for (dnnl::algorithm::convolution_direct, _winograd, _auto): `onednn`
+/// asks for direct, `onednn_winograd` and `onednn_auto` for the others (oracles/onednn_winograd.cpp).
+/// winograd_inference is winograd with the output direction as forward_inference: oneDNN then takes the weights
+/// already transformed (its Winograd weight reorder does it), and only then runs its jit_fp32_wino_2x3 kernel.
+enum class OnednnAlgorithm : uint8_t { direct, winograd, winograd_inference, automatic };
+
+/// The algorithm class of a oneDNN implementation by its name (impl_info_str): its Winograd kernels with their
+/// F(m, r) and interpolation points (onednn_winograd.cpp says where each comes from), everything else direct;
+/// nothing for a Winograd kernel whose transforms convcheck does not know (its result cannot be judged).
+std::optional<Algorithm> onednn_algorithm_class(const std::string &implementation);
+
 /// The path `conv_case` takes: a hash of its seed and case index (see onednn.cpp for the proportions and why).
 OnednnPath onednn_path(const Case &conv_case);
 
 /// All three directions through `path`, each in canonical layout, or why it has none. float32 only; a problem
 /// oneDNN refuses (a crop it does not take, see onednn.cpp) fails every direction with oneDNN's error, and a weight
 /// gradient whose jit kernel oneDNN 2.6 gets wrong (a crop, see onednn.cpp) is skipped, with the reason, unrun.
-RunResults onednn_results(const Case &conv_case, OnednnPath path);
+/// Why `direction` on the oneDNN kernel `implementation` is held back (core/run/held_back.hpp; "" when it runs): a
+/// known bug of a oneDNN Winograd kernel (onednn_winograd.cpp says which, and how it was measured).
+std::string onednn_winograd_held_back(const Problem &problem, Direction direction, const std::string &implementation);
+
+/// With `algorithm` other than direct, each result declares the class of the kernel oneDNN ran
+/// (onednn_algorithm_class); a problem oneDNN has no winograd kernel for is skipped with oneDNN's answer, and so is
+/// a Winograd weight gradient (its kernel tiles the sum over output positions, which the Winograd bound does not
+/// model: docs/bounds.md).
+RunResults onednn_results(const Case &conv_case, OnednnPath path, OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
 
 /// The weight layout the user hands oneDNN on `path` (the plain path holds them as oneDNN's plain kernels read them).
 WeightLayout onednn_weight_layout(const Problem &config, OnednnPath path);
 
 /// oneDNN's name for the implementation `direction` gets on `path` (impl_info_str), without running it.
-std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path);
+std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path,
+                                  OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
+
+/// Why oneDNN takes no convolution descriptor for the padding of `problem` ("" when it does): it takes a crop only
+/// at the end of an axis and smaller than the stride (onednn.cpp says how that was measured).
+std::string onednn_refused_padding(const Problem &problem);
 
 } // namespace convcheck

@@ -28,7 +28,24 @@ bool formats_fit(const Precision &precision, const Support &support) {
   return true;
 }
 
-// The draw made to fit what can be fitted after it: formats, layouts and crops.
+// The kernel sizes, strides and dilations of the problem's own axes made ones `support` lists (a Winograd server's
+// kernel 3, stride 1, dilation 1), each axis by its own hash; an input then too small for the new dilated kernel
+// grows to the smallest that gives one output, so the draw stays valid (unit outer axes are left as they are).
+void fit_shape(Problem &p, const Support &support, uint64_t hash) {
+  for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
+    SpatialAxis &axis = p.axes[static_cast<size_t>(a)];
+    const uint64_t axis_hash = mix64(hash ^ static_cast<uint64_t>(a));
+    if (!support.kernels.empty() && !listed(support.kernels, axis.kernel))
+      axis.kernel = pick(support.kernels, axis_hash);
+    if (!support.strides.empty() && !listed(support.strides, axis.stride))
+      axis.stride = pick(support.strides, mix64(axis_hash));
+    if (!support.dilations.empty() && !listed(support.dilations, axis.dilation))
+      axis.dilation = pick(support.dilations, mix64(axis_hash ^ 1));
+    if (axis.out() < 1) axis.in = std::max<int64_t>(1, axis.dilated_kernel() - axis.pad_begin - axis.pad_end);
+  }
+}
+
+// The draw made to fit what can be fitted after it: formats, layouts, crops, kernels, strides and dilations.
 Problem fitted(Problem p, const Support &support, uint64_t hash) {
   if (!formats_fit(p.precision, support) && !support.dtypes.empty())
     p.precision = Precision::uniform(pick(support.dtypes, hash));
@@ -41,6 +58,7 @@ Problem fitted(Problem p, const Support &support, uint64_t hash) {
       axis.pad_begin = std::max<int64_t>(axis.pad_begin, 0);
       axis.pad_end = std::max<int64_t>(axis.pad_end, 0);
     }
+  fit_shape(p, support, mix64(hash ^ 2));
   return p;
 }
 

@@ -3,7 +3,9 @@
 // an implementation of 2-D float32 problems is offered every case of a campaign instead of the half the default
 // distribution has of them. What can be made to fit is made to fit by construction, keeping the rest of the draw:
 // a format, a data layout or a weight layout it does not list is replaced by one it does (chosen by a hash of the
-// seed and the case index), a crop by zero padding. A rank or an op it does not list cannot be fixed after the
+// seed and the case index), a crop by zero padding, and per axis a kernel size, stride or dilation it does not list
+// (a server's or plugin's `kernels`, `strides`, `dilations`) by one it does, the input grown where the new kernel
+// would not fit. A rank or an op it does not list cannot be fixed after the
 // draw, so that draw is rejected and the case drawn again from a seed derived from the attempt: each case remains
 // a pure function of (seed, case index, the focused support), whatever else runs, and shards add up. When most
 // draws are rejected (a 1-D-only implementation rejects four in five), `rejection_warning` says so, FuzzTest

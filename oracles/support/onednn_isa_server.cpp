@@ -114,21 +114,23 @@ std::string answer(const std::string &request) {
   }
   set_run_held_back(in.get<bool>());
   const auto path = in.get<OnednnPath>();
+  const auto algorithm = in.get<OnednnAlgorithm>();
   Case conv_case;
   conv_case.problem = in.get<Problem>();
   if (kind == Request::implementation) {
-    out.put(onednn_implementation(conv_case.problem, in.get<Direction>(), path));
+    out.put(onednn_implementation(conv_case.problem, in.get<Direction>(), path, algorithm));
     return out.bytes();
   }
   conv_case.seed = in.get<uint64_t>();
   conv_case.case_index = in.get<uint64_t>();
   for (Role role : input_roles) conv_case[role] = get_tensor(in);
-  const RunResults runs = onednn_results(conv_case, path);
+  const RunResults runs = onednn_results(conv_case, path, algorithm);
   out.put(static_cast<uint64_t>(runs.size()));
   for (const auto &[direction, run] : runs) {
     out.put(direction);
     out.put(run.skipped);
     out.put(run.error);
+    out.put(run.algorithm ? to_string(*run.algorithm) : std::string());
     out.put(!run.result.empty());
     if (!run.result.empty()) put_tensor(out, run.result);
   }
@@ -199,11 +201,12 @@ bool ask(const std::string &cap, const WireWriter &request, std::string &reply, 
   return false;
 }
 
-WireWriter request_header(Request kind, OnednnPath path, const Problem &problem) {
+WireWriter request_header(Request kind, OnednnPath path, OnednnAlgorithm algorithm, const Problem &problem) {
   WireWriter request;
   request.put(kind);
   request.put(run_held_back());
   request.put(path);
+  request.put(algorithm);
   request.put(problem);
   return request;
 }
@@ -221,9 +224,10 @@ std::string onednn_process_isa() {
   return isa;
 }
 
-RunResults onednn_results_under(const std::string &cap, const Case &conv_case, OnednnPath path) {
-  if (cap.empty() || cap == onednn_process_isa()) return onednn_results(conv_case, path);
-  WireWriter request = request_header(Request::run, path, conv_case.problem);
+RunResults onednn_results_under(const std::string &cap, const Case &conv_case, OnednnPath path,
+                                OnednnAlgorithm algorithm) {
+  if (cap.empty() || cap == onednn_process_isa()) return onednn_results(conv_case, path, algorithm);
+  WireWriter request = request_header(Request::run, path, algorithm, conv_case.problem);
   request.put(conv_case.seed);
   request.put(conv_case.case_index);
   for (Role role : input_roles) put_tensor(request, conv_case[role]);
@@ -236,6 +240,8 @@ RunResults onednn_results_under(const std::string &cap, const Case &conv_case, O
       RunResult &run = runs[in.get<Direction>()];
       run.skipped = in.get_string();
       run.error = in.get_string();
+      if (const std::string algorithm_class = in.get_string(); !algorithm_class.empty())
+        run.algorithm = parse_algorithm(algorithm_class, "algorithm from the oneDNN server");
       if (in.get<bool>()) run.result = get_tensor(in);
     }
   } catch (const std::runtime_error &error) {
@@ -245,10 +251,17 @@ RunResults onednn_results_under(const std::string &cap, const Case &conv_case, O
   return runs;
 }
 
+RunResults onednn_results_capped(const Case &conv_case, OnednnPath path, OnednnAlgorithm algorithm) {
+  const std::string cap = isa_cap_of(conv_case);
+  if (std::string lacks = cap.empty() ? "" : host_lacks(cap); !lacks.empty())
+    return every_direction_skipped(conv_case.problem.op, lacks);
+  return onednn_results_under(cap, conv_case, path, algorithm);
+}
+
 std::string onednn_implementation_under(const std::string &cap, const Problem &config, Direction direction,
-                                        OnednnPath path) {
-  if (cap.empty() || cap == onednn_process_isa()) return onednn_implementation(config, direction, path);
-  WireWriter request = request_header(Request::implementation, path, config);
+                                        OnednnPath path, OnednnAlgorithm algorithm) {
+  if (cap.empty() || cap == onednn_process_isa()) return onednn_implementation(config, direction, path, algorithm);
+  WireWriter request = request_header(Request::implementation, path, algorithm, config);
   request.put(direction);
   std::string reply, why;
   if (!ask(cap, request, reply, why)) return "none: " + why;

@@ -25,11 +25,17 @@ int serve_onednn_isa_if_asked();
 std::string onednn_process_isa();
 
 /// onednn_results under `cap`: in this process when it runs at `cap`, else through this process's server for it.
-RunResults onednn_results_under(const std::string &cap, const Case &conv_case, OnednnPath path);
+RunResults onednn_results_under(const std::string &cap, const Case &conv_case, OnednnPath path,
+                                OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
+
+/// onednn_results under the case's own cap (core/run/isa_cap.hpp: carried or drawn); every direction skipped with
+/// the reason when this host cannot run that cap.
+RunResults onednn_results_capped(const Case &conv_case, OnednnPath path,
+                                 OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
 
 /// onednn_implementation under `cap`, likewise; "none: ..." when the server fails.
 std::string onednn_implementation_under(const std::string &cap, const Problem &config, Direction direction,
-                                        OnednnPath path);
+                                        OnednnPath path, OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
 
 /// The ISA oneDNN reports under `cap` (its dnnl_get_effective_cpu_isa), or why none could be asked.
 std::string onednn_isa_under(const std::string &cap);
