@@ -22,6 +22,8 @@ namespace convcheck {
 
 namespace {
 
+constexpr uint32_t oldest_abi_version = 1;
+
 // The plugin's library in this process, opened on first use. A forked child inherits it opened.
 class LoadedPlugin {
 public:
@@ -42,11 +44,14 @@ private:
     const auto entry = reinterpret_cast<convcheck_plugin_entry_fn>(dlsym(library, "convcheck_plugin_entry"));
     if (entry == nullptr)
       throw InputError(fmt::format("plugin '{}' ({}) exports no convcheck_plugin_entry", spec_.name, spec_.path));
-    const convcheck_plugin *plugin = entry(CONVCHECK_PLUGIN_ABI_VERSION);
+    // The newest version first; a plugin built against an older header answers NULL to it and speaks its own.
+    uint32_t asked = CONVCHECK_PLUGIN_ABI_VERSION;
+    const convcheck_plugin *plugin = entry(asked);
+    while (plugin == nullptr && asked > oldest_abi_version) plugin = entry(--asked);
     if (plugin == nullptr)
-      throw InputError(fmt::format("plugin '{}' ({}) does not speak ABI version {}", spec_.name, spec_.path,
-                                   CONVCHECK_PLUGIN_ABI_VERSION));
-    if (plugin->abi_version != CONVCHECK_PLUGIN_ABI_VERSION)
+      throw InputError(fmt::format("plugin '{}' ({}) does not speak ABI version {} or {}", spec_.name, spec_.path,
+                                   CONVCHECK_PLUGIN_ABI_VERSION, oldest_abi_version));
+    if (plugin->abi_version != asked)
       throw InputError(fmt::format("plugin '{}' ({}) is ABI version {}; convcheck speaks {}", spec_.name, spec_.path,
                                    plugin->abi_version, CONVCHECK_PLUGIN_ABI_VERSION));
     if (plugin->run == nullptr)
@@ -94,7 +99,24 @@ template <class T> std::optional<std::vector<T>> get_list(WireReader &in) {
   return list;
 }
 
-std::string describe(const convcheck_plugin &plugin) {
+/// A version-2 list of sizes ending with 0 (NULL: any, the empty list); throws InputError on a size under 0 or a
+/// list with no 0 within a bound, rather than reading on through the plugin's memory.
+std::vector<int64_t> sizes(const int64_t *list, const char *what, const PluginSpec &spec) {
+  constexpr size_t longest = 64;
+  std::vector<int64_t> result;
+  for (; list != nullptr && *list != 0; ++list) {
+    if (*list < 0 || result.size() == longest)
+      throw InputError(fmt::format("plugin '{}' ({}) declares {} {}", spec.name, spec.path, what,
+                                   *list < 0 ? fmt::format("with size {}", *list)
+                                             : fmt::format("with no 0 ending it within {} sizes", longest)));
+    result.push_back(*list);
+  }
+  return result;
+}
+
+// What the probe sends back: name, description, the declaration (each list: present, count, items), then the
+// version-2 fields (the algorithm class and the kernels, strides and dilations taken; "" and empty for version 1).
+std::string describe(const convcheck_plugin &plugin, const PluginSpec &spec) {
   const DeclaredSupport declared = declared_by(plugin);
   WireWriter out;
   out.put(std::string(plugin.name ? plugin.name : ""));
@@ -103,6 +125,13 @@ std::string describe(const convcheck_plugin &plugin) {
     put_list(out, *list);
   put_list(out, declared.ranks);
   out.put(*declared.crops);
+  // A version-1 description ends at `run`: the fields after it are not the plugin's to read.
+  const bool second = plugin.abi_version >= 2;
+  out.put(std::string(second && plugin.algorithm != nullptr ? plugin.algorithm : ""));
+  for (const auto &[list, what] : {std::pair{second ? plugin.kernels : nullptr, "kernels"},
+                                   std::pair{second ? plugin.strides : nullptr, "strides"},
+                                   std::pair{second ? plugin.dilations : nullptr, "dilations"}})
+    put_list(out, std::optional{sizes(list, what, spec)});
   return out.bytes();
 }
 
@@ -150,7 +179,7 @@ PluginSpec parse_plugin(const std::string &text) {
 
 Strategy plugin_strategy(const PluginSpec &spec) {
   auto loaded = std::make_shared<LoadedPlugin>(spec);
-  const ForkedEnd probe = run_forked({[&] { return describe(loaded->get()); }}, 1, 30)[0];
+  const ForkedEnd probe = run_forked({[&] { return describe(loaded->get(), spec); }}, 1, 30)[0];
   if (probe.termination.kind == Termination::Kind::threw) throw InputError(probe.termination.message);
   if (!probe.returned())
     throw InputError(fmt::format("plugin '{}' ({}) {} while loading: {}", spec.name, spec.path,
@@ -163,12 +192,18 @@ Strategy plugin_strategy(const PluginSpec &spec) {
     *list = get_list<std::string>(in);
   declared.ranks = get_list<int64_t>(in);
   declared.crops = in.get<bool>();
+  const std::string algorithm = in.get_string();
+  const std::vector<int64_t> kernels = *get_list<int64_t>(in), strides = *get_list<int64_t>(in),
+                             dilations = *get_list<int64_t>(in);
 
   Strategy strategy;
   strategy.name = spec.name;
   strategy.description = fmt::format("plugin {}{}{}", spec.path, name.empty() ? "" : ": " + name,
                                      description.empty() ? "" : " (" + description + ")");
   strategy.supports = declared_support(declared);
+  strategy.supports.kernels = kernels, strategy.supports.strides = strides, strategy.supports.dilations = dilations;
+  // Old (version-1) plugins and those that say nothing are direct summation.
+  strategy.algorithm = parse_algorithm(algorithm, fmt::format("algorithm of plugin '{}' ({})", spec.name, spec.path));
   strategy.unsupported = [loaded](const Problem &problem, Direction direction) {
     return refusal(*loaded, problem, direction);
   };

@@ -1,4 +1,4 @@
-/* convcheck plugin ABI, version 1 (docs/external.md, "The plugin ABI").
+/* convcheck plugin ABI, version 2 (docs/external.md, "The plugin ABI").
  *
  * A plugin is a shared library that convcheck loads with dlopen (`--plugin NAME=path/libmine.so`) in each process
  * that runs cases, and calls in that process like one of its own strategies: a plugin that segfaults, aborts or
@@ -10,6 +10,12 @@
  * convcheck passes the ABI version it speaks (CONVCHECK_PLUGIN_ABI_VERSION); the plugin returns its description,
  * a convcheck_plugin whose abi_version is that version, or NULL if it does not speak it. The description must stay
  * valid while the library is loaded. Nothing but C types crosses the boundary.
+ *
+ * Versions. Each version only appends fields to convcheck_plugin. convcheck asks for version 2 first and, given
+ * NULL, for version 1; a version-1 plugin (built against the version-1 header) describes itself with the fields up
+ * to `run` alone, and is read as an implementation of the `direct` class that takes any kernel size, stride and
+ * dilation. Version 2 adds `algorithm` (the class its results are judged under: docs/bounds.md) and `kernels`,
+ * `strides`, `dilations` (the shapes it takes, as a server's hello says them).
  *
  * The problem and the tensors are named, not numbered, so that new ops (deconv), formats (bfloat16, float16) and
  * directions only add names: op "conv"; formats "float32", "float64"; directions "output", "grad_data",
@@ -26,7 +32,7 @@
 extern "C" {
 #endif
 
-#define CONVCHECK_PLUGIN_ABI_VERSION 1u
+#define CONVCHECK_PLUGIN_ABI_VERSION 2u
 #define CONVCHECK_MAX_SPATIAL 3 /* spatial axes: depth, height, width */
 #define CONVCHECK_MAX_RANK 5    /* tensor axes: 2 + spatial */
 
@@ -103,6 +109,19 @@ typedef struct convcheck_plugin {
   int (*unsupported)(const convcheck_problem *problem, const char *direction, char *reason, size_t reason_size);
   /* Computes one direction; returns CONVCHECK_OK or CONVCHECK_ERROR. Called from one thread at a time. */
   int (*run)(const convcheck_problem *problem, convcheck_run *run);
+
+  /* Since version 2 (a version-1 plugin has none of what follows). */
+  /* The algorithm class its results are judged under, as docs/bounds.md spells it: "direct" (or NULL), "fft",
+   * "winograd" (F(2,3)), "winograd:4" (F(4,3) on Lavin and Gray's points), "winograd:4:0,5/8,-5/8,3/2,-3/2" (its own
+   * finite points). A spelling convcheck does not read is an error naming the plugin. */
+  const char *algorithm;
+  /* The kernel sizes, strides and dilations it takes on every spatial axis of a problem's own; a NULL list takes any.
+   * Each ends with 0. A problem outside them is skipped with the reason and never passed to `run`, and
+   * `fuzz --focus NAME` draws only them (a Winograd F(m, 3) kernel: kernels {3, 0}, strides {1, 0}, dilations
+   * {1, 0}). */
+  const int64_t *kernels;
+  const int64_t *strides;
+  const int64_t *dilations;
 } convcheck_plugin;
 
 /* The one symbol a plugin exports. */

@@ -120,12 +120,39 @@ TEST_F(Plugin, RefusalIsASkipWithTheReason) {
   EXPECT_NE(html.find(">p<"), std::string::npos);
 }
 
+// ABI version 2 lets a plugin declare its algorithm class and the shapes it takes; a version-1 plugin is read as
+// direct. examples/plugin/winograd_plugin.c computes F(4,3) correctly; built as version 1 it cannot say so, and its
+// results fail the direct bound; the case it fails on passes the version-2 build, judged under F(4,3).
+TEST_F(Plugin, AnOldVersionIsReadAsDirectANewOneIsJudgedUnderItsClass) {
+  const Invocation old = fuzz(plugins + "/libwinograd_v1_plugin.so", "--cases 300 --threads 2 --fill normal");
+  ASSERT_EQ(old.status, 1) << old.output;
+  const nlohmann::json &failure = first_failure();
+  EXPECT_EQ(failure["strategy"], "p");
+  EXPECT_EQ(failure["problem"].get<std::string>().find("judged under"), std::string::npos) << failure["problem"];
+  const std::string saved = failure["repro"];
+  const Invocation repro = run_convcheck("repro " + saved + " --live --strategies naive --plugin p=" + plugins +
+                                         "/libwinograd_plugin.so");
+  EXPECT_EQ(repro.status, 0) << repro.output;
+  EXPECT_TRUE(std::regex_search(repro.output, std::regex("p \\(winograd_plugin 1.0 F\\(4,3\\)\\) +" +
+                                                         failure["direction"].get<std::string>() +
+                                                         " .* passed +judged under winograd F\\(4,3\\)")))
+      << repro.output;
+  // Declared shapes: the focused campaign is offered only kernel 3, stride 1, dilation 1, and passes.
+  const Invocation focused =
+      fuzz(plugins + "/libwinograd_plugin.so", "--cases 200 --threads 2 --fill normal --focus p");
+  ASSERT_EQ(focused.status, 0) << focused.output;
+  EXPECT_EQ(verdicts("output", "passed") + verdicts("output", "weak"), 200);
+  EXPECT_EQ(verdicts("grad_data", "passed") + verdicts("grad_data", "weak"), 200);
+}
+
 TEST_F(Plugin, LoadFailuresAreUsageErrors) {
   const std::vector<std::pair<std::string, std::string>> loads{
       {"", "plugin 'p' cannot be loaded: /nonexistent/libp.so: cannot open shared object file: No such file or "
            "directory"},
-      {"abi", "plugin 'p' (" + faulty_ + ") is ABI version 99; convcheck speaks 1"},
-      {"decline", "plugin 'p' (" + faulty_ + ") does not speak ABI version 1"},
+      {"abi", "plugin 'p' (" + faulty_ + ") is ABI version 99; convcheck speaks 2"},
+      {"decline", "plugin 'p' (" + faulty_ + ") does not speak ABI version 2 or 1"},
+      {"bad_algorithm", "algorithm of plugin 'p' (" + faulty_ + ") 'winograd:9': output tile 9 is not in [1, 8]"},
+      {"bad_kernels", "plugin 'p' (" + faulty_ + ") declares kernels with size -3"},
   };
   for (const auto &[fault, message] : loads) {
     const Invocation run = fuzz(fault.empty() ? "/nonexistent/libp.so" : faulty_, "--cases 1", fault);

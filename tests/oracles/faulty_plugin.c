@@ -5,6 +5,8 @@
  *   refuse         `unsupported` declines grad_weight of 3-D problems
  *   abi            the description says ABI version 99
  *   decline        the entry returns NULL (does not speak the version asked)
+ *   bad_algorithm  the description declares the class "winograd:9"
+ *   bad_kernels    the description declares kernels {-3}
  *   crash_at_load  the library segfaults as it is loaded
  * Built with CONVCHECK_TEST_NO_ENTRY, it exports no entry at all. */
 #include <signal.h>
@@ -54,6 +56,9 @@ const convcheck_plugin *convcheck_plugin_entry(uint32_t abi_version) {
   faulty.run = faulty_run;
   faulty.unsupported = faulty_unsupported;
   if (fault("abi")) faulty.abi_version = 99;
+  static const int64_t negative[] = {-3, 0};
+  if (fault("bad_algorithm")) faulty.algorithm = "winograd:9";
+  if (fault("bad_kernels")) faulty.kernels = negative;
   return &faulty;
 }
 #endif
