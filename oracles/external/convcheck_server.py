@@ -85,9 +85,10 @@ def answer(header, payload, compute):
     return dict(reply, type="results", results=entries, skipped=skipped), list(arrays.values())
 
 
-def serve(compute, name="", supports=None):
-    """Answers convcheck's hello with `name` and `supports` (docs/external.md: ops, ranks, dtypes, data_layouts,
-    weight_layouts, crops; leave a key out to support all), then every case, until stdin closes."""
+def serve(compute, name="", supports=None, algorithm=None):
+    """Answers convcheck's hello with `name`, `supports` (docs/external.md: ops, ranks, dtypes, data_layouts,
+    weight_layouts, crops, kernels, strides, dilations; leave a key out to support all) and `algorithm` (the class
+    every result is judged under: "winograd:4", "fft"; None: direct), then every case, until stdin closes."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
     frame = read_frame(stdin)
@@ -96,6 +97,8 @@ def serve(compute, name="", supports=None):
     hello = {"type": "hello", "protocol": PROTOCOL, "name": name}
     if supports is not None:
         hello["supports"] = supports
+    if algorithm is not None:
+        hello["algorithm"] = algorithm
     write_frame(stdout, hello)
     while (frame := read_frame(stdin)) is not None:
         write_frame(stdout, *answer(*frame, compute))

@@ -1,0 +1,52 @@
+// Correct fast algorithms behind the server protocol pass under their classes' bounds (docs/bounds.md):
+// oracles/external/fast_server.py's Winograd F(4,3) (declaring "algorithm": "winograd:4" and the shapes it takes) and
+// FFT (complex64 through torch.fft, declaring "fft"), a few hundred cases in each fill; bench/fast_algorithms.sh
+// runs 20,000 of each.
+
+#include <cstdlib>
+
+#include <gtest/gtest.h>
+
+#include "tests/cmd/convcheck_process.hpp"
+
+namespace {
+
+using convcheck::testing::Invocation;
+using convcheck::testing::read_json;
+using convcheck::testing::run_convcheck;
+
+const std::string fast_server = "/usr/bin/python3 " CONVCHECK_SOURCE_DIR "/oracles/external/fast_server.py";
+
+class FastServer : public convcheck::testing::ScratchDirectoryTest {
+protected:
+  // A campaign of naive and the server as `s`; every direction of `s` judged on `judged` cases or skipped.
+  nlohmann::json fuzz(const std::string &mode, const std::string &extra, const char *fill) {
+    const Invocation run = run_convcheck("fuzz --strategies naive --external-server 's=" + fast_server + " " + mode +
+                                         "' " + extra + " --threads 2 --seed 7 --fill " + fill + " --corpus " +
+                                         path("findings") + " --report " + path("report.json"));
+    EXPECT_EQ(run.status, 0) << mode << " " << fill << ": " << run.output;
+    return read_json(path("report.json"))["strategies"]["s"];
+  }
+};
+
+TEST_F(FastServer, WinogradPassesUnderItsBoundInEveryFill) {
+  for (const char *fill : {"normal", "mixed", "exact"}) {
+    const nlohmann::json s = fuzz("winograd", "--cases 150 --focus s", fill);
+    EXPECT_EQ(s["failed"], 0) << fill;
+    for (const char *direction : {"output", "grad_data"})
+      EXPECT_EQ(s["directions"][direction]["passed"].get<int>() + s["directions"][direction]["weak"].get<int>(), 150)
+          << fill << " " << direction;
+  }
+}
+
+TEST_F(FastServer, FftPassesUnderItsBoundInEveryFill) {
+  if (std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "torch is not installed for /usr/bin/python3 (scripts/install-deps.sh test installs it)";
+  for (const char *fill : {"normal", "mixed", "exact"}) {
+    const nlohmann::json s = fuzz("fft", "--cases 100", fill);
+    EXPECT_EQ(s["failed"], 0) << fill;
+    EXPECT_GT(s["passed"].get<int>() + s["weak"].get<int>(), 200) << fill; // float64 cases are skipped
+  }
+}
+
+} // namespace
