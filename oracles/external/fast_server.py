@@ -15,7 +15,7 @@ import sys
 
 import numpy as np
 
-from convcheck_server import Skipped, serve
+from convcheck_server import Skipped, Unsupported, serve
 
 # Lavin and Gray's F(4,3): y = A^T [(G g) . (B^T d)] on tiles of alpha = 6 inputs.
 BT = np.array([[4, 0, -5, 0, 1, 0], [0, -4, -4, 1, 1, 0], [0, 4, -4, -1, 1, 0],
@@ -24,6 +24,7 @@ G = np.array([[1 / 4, 0, 0], [-1 / 6, -1 / 6, -1 / 6], [-1 / 6, 1 / 6, -1 / 6],
               [1 / 24, 1 / 12, 1 / 6], [1 / 24, -1 / 12, 1 / 6], [0, 0, 1]], np.float32)
 AT = np.array([[1, 1, 1, 1, 1, 0], [0, 1, -1, 2, -2, 0], [0, 1, 1, 4, 4, 0], [0, 1, -1, 8, -8, 1]], np.float32)
 M = 4
+MOST_SPECTRA = 1 << 24
 
 
 def overlap(sizes, begin, length):
@@ -103,6 +104,8 @@ def winograd(problem, tensors):
 def fft(problem, tensors):
     import torch  # only this mode pays for it
 
+    torch.set_num_threads(1)  # one server per convcheck worker, one worker per core
+
     g, stride, dilation = problem["groups"], problem["stride"], problem["dilation"]
     begin, end = problem["pad_begin"], problem["pad_end"]
     data, weight, grad_output = (torch.from_numpy(np.array(tensors[r])) for r in ("data", "weight", "grad_output"))
@@ -112,6 +115,9 @@ def fft(problem, tensors):
     span = [d * (t - 1) + 1 for d, t in zip(dilation, weight.shape[2:])]  # the dilated kernel
     valid = [p - s + 1 for p, s in zip(padded, span)]  # positions of the unstrided correlation
     length = [1 << (p + s - 1 - 1).bit_length() for p, s in zip(padded, span)]  # linear, not circular
+    spectra = (n * c + k * (c // g) + n * k) * int(np.prod(length))
+    if spectra > MOST_SPECTRA:  # as convcheck's own `fft`: a case of gigabytes of spectra would outlast the timeout
+        raise Unsupported(f"{spectra} complex values of spectra, over {MOST_SPECTRA}")
     dims = tuple(range(-nd, 0))  # the spatial axes, last whatever leads them
     spectrum = lambda t: torch.fft.rfftn(t, s=length, dim=dims)
     back = lambda t: torch.fft.irfftn(t, s=length, dim=dims)
