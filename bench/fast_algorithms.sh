@@ -5,6 +5,7 @@
 #                 dilation 1), --focus on it
 #   fft-server    oracles/external/fast_server.py fft (complex64 through torch.fft), the default distribution
 #   wino-plugin   build/examples/libwinograd_plugin.so (F(4,3), ABI version 2), --focus on it
+#   fft-plugin    build/examples/libfft_plugin.so (forward by a radix-2 FFT in complex float), --focus on it
 #   onednn        onednn_winograd and onednn_auto, --focus onednn_winograd (AVX-512 hosts; skipped elsewhere)
 # Prints one line per run: name, fill, exit status (0: no finding), wall seconds, and the verdict counts of the
 # fast implementation per direction (passed+weak / failed / skipped). Reports and findings go to OUT.
@@ -20,6 +21,7 @@ mkdir -p "$OUT"
 runs=("wino-server|--strategies naive --external-server s='/usr/bin/python3 $SRC/oracles/external/fast_server.py winograd' --focus s|s"
       "fft-server|--strategies naive --external-server s='/usr/bin/python3 $SRC/oracles/external/fast_server.py fft'|s"
       "wino-plugin|--strategies naive --plugin s=$BUILD/examples/libwinograd_plugin.so --focus s|s"
+      "fft-plugin|--strategies naive --plugin s=$BUILD/examples/libfft_plugin.so --focus s|s"
       "onednn|--strategies onednn_winograd,onednn_auto --focus onednn_winograd|onednn_winograd")
 for fill in normal mixed exact; do
   for run in "${runs[@]}"; do

@@ -145,6 +145,16 @@ TEST_F(Plugin, AnOldVersionIsReadAsDirectANewOneIsJudgedUnderItsClass) {
   EXPECT_EQ(verdicts("grad_data", "passed") + verdicts("grad_data", "weak"), 200);
 }
 
+// examples/plugin/fft_plugin.c declares "fft": its correct results pass under the FFT bound in every fill.
+TEST_F(Plugin, FftPluginPassesUnderItsClassInEveryFill) {
+  for (const char *fill : {"normal", "mixed", "exact"}) {
+    const Invocation run = fuzz(plugins + "/libfft_plugin.so",
+                                std::string("--cases 150 --threads 2 --focus p --fill ") + fill);
+    ASSERT_EQ(run.status, 0) << fill << ": " << run.output;
+    EXPECT_EQ(verdicts("output", "passed") + verdicts("output", "weak"), 150) << fill;
+  }
+}
+
 TEST_F(Plugin, LoadFailuresAreUsageErrors) {
   const std::vector<std::pair<std::string, std::string>> loads{
       {"", "plugin 'p' cannot be loaded: /nonexistent/libp.so: cannot open shared object file: No such file or "
