@@ -61,6 +61,7 @@
 #include "core/numerics/fill.hpp"
 #include "core/tensor/layout.hpp"
 #include "oracles/support/onednn_6035.hpp"
+#include "oracles/support/onednn_bf16_bugs.hpp"
 #include "oracles/support/onednn_isa_server.hpp"
 #include "oracles/support/onednn_memory.hpp"
 
@@ -400,6 +401,28 @@ std::string missing_at_this_isa(const Precision &precision, Direction direction)
   return probed[key] = reason;
 }
 
+/// Why `direction` of a bf16 `problem` is held back from the kernel `pd` chose (core/run/held_back.hpp; "" when it
+/// runs): two oneDNN 2.6 bf16 kernels that return wrong values (oracles/support/onednn_bf16_bugs.hpp).
+std::string broken_bf16_kernel(const Problem &problem, Direction direction, OnednnPath path,
+                               const dnnl::primitive_desc &pd) {
+  if (run_held_back() || problem.precision.src != DType::bfloat16) return "";
+  if (direction == Direction::grad_weight && has_onednn_bf16_width_one_shape(problem)) {
+    const std::string implementation = pd.impl_info_str();
+    if (implementation.rfind("jit_bf16:", 0) == 0)
+      return fmt::format("oneDNN 2.6's {} weight gradient of an input width of 1 with stride_width {} returns values "
+                         "it never wrote (docs/findings.md)",
+                         implementation, problem.axes[max_ndims - 1].stride);
+  }
+  if (direction == Direction::grad_data && path != OnednnPath::blocked && has_onednn_bf16_odd_channels_1x1_shape(problem)) {
+    const std::string implementation = pd.impl_info_str();
+    if (implementation.rfind("jit_bf16_1x1", 0) == 0)
+      return fmt::format("oneDNN 2.6's {} data gradient of a 1x1 conv on channels-last diff_dst with an odd number of "
+                         "output channels per group ({}) returns wrong values (docs/findings.md)",
+                         implementation, problem.out_channels_per_group());
+  }
+  return "";
+}
+
 /// Every direction gets the same error: without a forward primitive descriptor none can run.
 RunResults all_failed(const Op op, const std::string &error) {
   RunResults runs;
@@ -488,7 +511,7 @@ const Registration registration{{
                    "crops only at the end of an axis and smaller than its stride, as oneDNN's descriptor requires "
                    "(and no jit weight gradient of one on an outer axis padded at the beginning: a oneDNN 2.6 bug); holds "
                    "back the jit_1x1 weight gradient of strided 1x1 convs on channels-last with under 16 input "
-                   "channels per group (oneDNN issue #6035; --run-held-back runs both)",
+                   "channels per group (oneDNN issue #6035) and two bf16 kernels (docs/findings.md); --run-held-back runs them",
     .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
                  .precisions = low_precisions(), .crops = true},
     .unsupported = [](const Problem &problem, Direction) { return refused_padding(problem); },
@@ -585,6 +608,7 @@ RunResults onednn_results(const Case &c, OnednnPath path) {
       }
       try {
         if (direction == Direction::grad_weight) run.skipped = broken_weight_gradient(c.problem, primitives, path);
+        if (run.skipped.empty()) run.skipped = broken_bf16_kernel(c.problem, direction, path, pd);
         if (run.skipped.empty()) run.result = run_direction(c, path, primitives, pd, held, direction, stream);
       } catch (const dnnl::error &error) {
         run.error = "threw: " + describe(error);

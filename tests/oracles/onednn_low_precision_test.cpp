@@ -15,6 +15,7 @@
 #include "core/numerics/case.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/run/held_back.hpp"
 #include "core/run/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
@@ -127,6 +128,52 @@ TEST(OnednnLowPrecision, NarrowAccumulationIsCaughtWhereOneDnnPasses) {
     for (Direction direction : all_directions)
       EXPECT_EQ(verify_one(exact, reference, *narrow, direction).verdict, Verdict::failed)
           << descriptor << " " << to_string(direction);
+  }
+}
+
+// Two oneDNN 2.6 bf16 kernels return wrong values (oracles/support/onednn_bf16_bugs.hpp): each is held back, with
+// its reason, on the paths where oneDNN picks it for the bug's layout, and runs and passes on the others. Lifted (--run-held-back), the
+// 1x1 data gradient fails under the bound, as the fuzz found it.
+TEST(OnednnLowPrecision, HoldsBackTheBf16KernelsThatReturnWrongValues) {
+  if (const std::string lacks = host_lacks("avx512_core_bf16"); !lacks.empty()) GTEST_SKIP() << lacks;
+  const struct {
+    const char *shape;
+    Direction direction;
+    const char *kernel;
+    bool on_blocked; // whether the blocked path (blocked diff_dst) reaches it too
+    const char *reason;
+  } bugs[] = {
+      {"mb1ic16iw1oc16kw3sw2pl1pr1", Direction::grad_weight, "jit_bf16:", true,
+       "oneDNN 2.6's {} weight gradient of an input width of 1 with stride_width 2 returns values it never wrote "
+       "(docs/findings.md)"},
+      {"mb2ic4ih10iw6oc1kh1kw1_nhwc", Direction::grad_data, "jit_bf16_1x1", false,
+       "oneDNN 2.6's {} data gradient of a 1x1 conv on channels-last diff_dst with an odd number of output channels "
+       "per group (1) returns wrong values (docs/findings.md)"},
+  };
+  for (const auto &bug : bugs) {
+    const Case conv_case = make_case(parse_descriptor(std::string(bug.shape) + bf16), FillMode::exact, 7, 3);
+    const Reference reference = compute_reference(conv_case);
+    int held_back = 0;
+    for (OnednnPath path : all_paths) {
+      const std::string implementation = onednn_implementation(conv_case.problem, bug.direction, path);
+      const RunResults runs = onednn_results(conv_case, path);
+      const RunResult &run = runs.at(bug.direction);
+      if (implementation.rfind(bug.kernel, 0) != 0 || (path == OnednnPath::blocked && !bug.on_blocked)) {
+        ASSERT_FALSE(run.result.empty()) << bug.shape << " " << to_string(path) << ": " << run.skipped << run.error;
+        EXPECT_NE(judge("onednn", bug.direction, run.result, reference[bug.direction]).verdict, Verdict::failed);
+        continue;
+      }
+      ++held_back;
+      EXPECT_EQ(run.skipped, fmt::format(fmt::runtime(bug.reason), implementation)) << to_string(path);
+      if (bug.direction != Direction::grad_data) continue; // the width-one values are whatever memory held
+      set_run_held_back(true);
+      const RunResults lifted_runs = onednn_results(conv_case, path);
+      const RunResult &lifted = lifted_runs.at(bug.direction);
+      set_run_held_back(false);
+      ASSERT_FALSE(lifted.result.empty()) << lifted.error;
+      EXPECT_EQ(judge("onednn", bug.direction, lifted.result, reference[bug.direction]).verdict, Verdict::failed);
+    }
+    EXPECT_GT(held_back, 0) << bug.shape << ": no path reached " << bug.kernel;
   }
 }
 

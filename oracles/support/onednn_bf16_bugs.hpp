@@ -1,0 +1,32 @@
+#pragma once
+// The problem shapes of two oneDNN 2.6 bf16 kernel bugs found by convcheck (docs/findings.md), which `onednn` holds
+// back (core/run/held_back.hpp) when its call reaches the kernel. Both were measured on avx512_core_bf16 with
+// tests/oracles/onednn_low_precision_test.cpp's probes: every failing case of a 20,000-case bf16 fuzz fit one of
+// them, and the neighbours outside them (stride 1, input width 2 or more, even output channels, blocked diff_dst)
+// passed.
+
+#include <algorithm>
+
+#include "core/problem/problem.hpp"
+
+namespace convcheck {
+
+/// jit_bf16 (jit_avx512_core_bf16_conv_bwd_weights_kernel_f32) weight gradient: with an input width of 1 and a
+/// stride over it above 1 (so one output column), some diff_weights come back holding what the kernel never wrote
+/// (values from 1e-38 to 1e+33 that change from run to run where the answer is 0), in 1-D, 2-D and 3-D, any kernel
+/// width. The width is the innermost axis of every rank.
+inline bool has_onednn_bf16_width_one_shape(const Problem &problem) {
+  const SpatialAxis &width = problem.axes[max_ndims - 1];
+  return width.in == 1 && width.stride > 1;
+}
+
+/// jit_bf16_1x1 data gradient on a channels-last diff_dst with an odd number of output channels per group: the
+/// kernel reduces over output channels in pairs (bf16 dot products, vdpbf16ps), and an odd count on a plain
+/// channels-last row pairs the last channel with the next pixel's first. Wrong values once the spatial size is
+/// large enough for the kernel's row blocking (60 pixels: ih10iw6; not 16).
+inline bool has_onednn_bf16_odd_channels_1x1_shape(const Problem &problem) {
+  return problem.data_layout == DataLayout::nxc && problem.out_channels_per_group() % 2 == 1 &&
+         std::all_of(problem.axes.begin(), problem.axes.end(), [](const SpatialAxis &axis) { return axis.kernel == 1; });
+}
+
+} // namespace convcheck
