@@ -220,6 +220,23 @@ TEST(OnednnLowPrecision, F16RunsWhereOneDnnHasItAndIsSkippedWithTheReasonElsewhe
       EXPECT_NE(judge("onednn", direction, runs.at(direction).result, reference[direction]).verdict, Verdict::failed);
 }
 
+// A case under another cap than the process's crosses a pipe to a cap server (oracles/support/onednn_isa_server.hpp):
+// its bf16 inputs and results cross as bf16 bytes (a float32-only wire once read twice the buffer and crashed
+// workers). At avx512_core, without AVX512-BF16, oneDNN still has bf16 kernels (it converts in software).
+TEST(OnednnLowPrecision, Bf16CrossesToACapServerAndBack) {
+  SKIP_WITHOUT_BF16();
+  if (onednn_process_isa() == "avx512_core") GTEST_SKIP() << "the process itself runs at avx512_core";
+  std::vector<std::string> ran;
+  for (const char *shape : {"mb2ic5ih7iw6oc3kh3kw2pt1pl1_nhwc", "g2mb1ic4iw9oc6kw3sw2pr1"}) {
+    const Case conv_case = make_case(parse_descriptor(std::string(shape) + bf16), FillMode::normal, 7, 3);
+    for (OnednnPath path : all_paths) {
+      const auto problems = disagreements(conv_case, path, ran, "avx512_core");
+      EXPECT_TRUE(problems.empty()) << shape << ": " << (problems.empty() ? "" : problems.front());
+    }
+  }
+  EXPECT_EQ(ran.size(), 2u * 3u * 3u);
+}
+
 // Under an avx2 cap (1 case in 8 of a campaign) oneDNN 2.6 has no bf16 convolution at all, ref included.
 TEST(OnednnLowPrecision, Bf16UnderAnAvx2CapIsSkippedWithTheReason) {
   if (const std::string lacks = host_lacks("avx2"); !lacks.empty()) GTEST_SKIP() << lacks;
