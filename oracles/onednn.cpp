@@ -406,12 +406,13 @@ std::string missing_at_this_isa(const Precision &precision, Direction direction)
 std::string broken_bf16_kernel(const Problem &problem, Direction direction, OnednnPath path,
                                const dnnl::primitive_desc &pd) {
   if (run_held_back() || problem.precision.src != DType::bfloat16) return "";
-  if (direction == Direction::grad_weight && has_onednn_bf16_width_one_shape(problem)) {
+  if (direction == Direction::grad_weight && has_onednn_bf16_weight_gradient_shape(problem)) {
     const std::string implementation = pd.impl_info_str();
     if (implementation.rfind("jit_bf16:", 0) == 0)
-      return fmt::format("oneDNN 2.6's {} weight gradient of an input width of 1 with stride_width {} returns values "
-                         "it never wrote (docs/findings.md)",
-                         implementation, problem.axes[max_ndims - 1].stride);
+      return fmt::format("oneDNN 2.6's {} weight gradient of a stride over the width larger than the input width, "
+                         "or a 3-D depth stride larger than the depth kernel with depth padding, returns wrong values "
+                         "(docs/findings.md)",
+                         implementation);
   }
   if (direction == Direction::grad_data && path != OnednnPath::blocked && has_onednn_bf16_odd_channels_1x1_shape(problem)) {
     const std::string implementation = pd.impl_info_str();
