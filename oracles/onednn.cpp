@@ -409,12 +409,11 @@ std::string broken_bf16_kernel(const Problem &problem, Direction direction, Oned
   if (direction == Direction::grad_weight && has_onednn_bf16_weight_gradient_shape(problem)) {
     const std::string implementation = pd.impl_info_str();
     if (implementation.rfind("jit_bf16:", 0) == 0)
-      return fmt::format("oneDNN 2.6's {} weight gradient of a stride over the width larger than the input width, "
-                         "or a 3-D depth stride larger than the depth kernel with depth padding, returns wrong values "
-                         "(docs/findings.md)",
+      return fmt::format("oneDNN 2.6's {} weight gradient of a stride larger than its axis's input, or of a 3-D depth "
+                         "stride above 1 with depth padding, returns wrong values (docs/findings.md)",
                          implementation);
   }
-  if (direction == Direction::grad_data && path != OnednnPath::blocked && has_onednn_bf16_odd_channels_1x1_shape(problem)) {
+  if (direction == Direction::grad_data && path != OnednnPath::blocked && has_onednn_bf16_odd_channels_1x1_shape(problem, problem.data_layout == DataLayout::nxc)) {
     const std::string implementation = pd.impl_info_str();
     if (implementation.rfind("jit_bf16_1x1", 0) == 0)
       return fmt::format("oneDNN 2.6's {} data gradient of a 1x1 conv on channels-last diff_dst with an odd number of "

@@ -30,6 +30,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/problem/precision_table.hpp"
 #include "oracles/support/onednn_6035.hpp"
+#include "oracles/support/onednn_bf16_bugs.hpp"
 #include "oracles/support/torch_module.hpp"
 
 namespace convcheck {
@@ -135,6 +136,25 @@ std::string broken_bf16_backend(const Module &m, const Case &c, bool mkldnn) {
                      backend);
 }
 
+/// Why `direction` of a bf16 `c` on ATen's Mkldnn backend is held back ("" when it runs): the shapes of the oneDNN
+/// 2.6 bf16 kernel bugs the onednn strategy holds back (oracles/support/onednn_bf16_bugs.hpp), which the 20,000-case
+/// torch fuzz reached through ATen too. ATen does not say which oneDNN kernel it ran, so the shape alone decides.
+std::string broken_onednn_bf16_kernel(const Module &m, const Case &c, bool mkldnn, Direction direction) {
+  const Problem &p = c.problem;
+  if (run_held_back() || !mkldnn || p.precision.src != DType::bfloat16) return "";
+  const bool weight_shape = direction == Direction::grad_weight && has_onednn_bf16_weight_gradient_shape(p);
+  const bool data_shape =
+      direction == Direction::grad_data &&
+      has_onednn_bf16_odd_channels_1x1_shape(p, p.data_layout == DataLayout::nxc || p.weight_layout == WeightLayout::oxi);
+  if ((!weight_shape && !data_shape) || backend_name(m, c, mkldnn) != "Mkldnn") return "";
+  return weight_shape ? "ATen's Mkldnn bf16 weight gradient of a stride larger than its axis's input, or of a 3-D depth "
+                        "stride above 1 with depth padding, runs oneDNN 2.6's jit_bf16 kernel, which returns wrong "
+                        "values (docs/findings.md)"
+                      : "ATen's Mkldnn bf16 data gradient of a 1x1 conv in channels-last memory with an odd number of "
+                        "output channels per group runs oneDNN 2.6's jit_bf16_1x1 kernel, which returns wrong values "
+                        "(docs/findings.md)";
+}
+
 RunResults run_torch(const Case &c, bool mkldnn) {
   RunResults runs;
   const Module &m = module();
@@ -150,8 +170,11 @@ RunResults run_torch(const Case &c, bool mkldnn) {
   Tensor grad_data = Tensor::uninitialized(dtype, p.data_shape());
   Tensor grad_weight = Tensor::uninitialized(dtype, p.weight_shape());
   runs[Direction::grad_weight].skipped = broken_weight_gradient(m, c, mkldnn);
+  for (Direction direction : {Direction::grad_data, Direction::grad_weight})
+    if (runs[direction].skipped.empty()) runs[direction].skipped = broken_onednn_bf16_kernel(m, c, mkldnn, direction);
   torch_module::Results results;
-  results.output = raw(output), results.grad_data = raw(grad_data);
+  results.output = raw(output);
+  results.grad_data = runs[Direction::grad_data].skipped.empty() ? raw(grad_data) : nullptr;
   results.grad_weight = runs[Direction::grad_weight].skipped.empty() ? raw(grad_weight) : nullptr;
   m.run(conv_of(c, mkldnn), results);
   const auto settle = [&](Direction direction, Tensor &result, const char *error, const char *function) {

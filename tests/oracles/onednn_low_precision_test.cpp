@@ -145,11 +145,11 @@ TEST(OnednnLowPrecision, HoldsBackTheBf16KernelsThatReturnWrongValues) {
     const char *reason;
   } bugs[] = {
       {"mb1ic16iw1oc16kw3sw2pl1pr1", Direction::grad_weight, "jit_bf16:", true, false,
-       "oneDNN 2.6's {} weight gradient of a stride over the width larger than the input width, or a 3-D depth "
-       "stride larger than the depth kernel with depth padding, returns wrong values (docs/findings.md)"},
+       "oneDNN 2.6's {} weight gradient of a stride larger than its axis's input, or of a 3-D depth stride above 1 "
+       "with depth padding, returns wrong values (docs/findings.md)"},
       {"mb1ic4id3ih7iw7oc7kd2kh3kw1sd3pfr1pbk1_ndhwc", Direction::grad_weight, "jit_bf16:", true, true,
-       "oneDNN 2.6's {} weight gradient of a stride over the width larger than the input width, or a 3-D depth "
-       "stride larger than the depth kernel with depth padding, returns wrong values (docs/findings.md)"},
+       "oneDNN 2.6's {} weight gradient of a stride larger than its axis's input, or of a 3-D depth stride above 1 "
+       "with depth padding, returns wrong values (docs/findings.md)"},
       {"mb2ic4ih10iw6oc1kh1kw1_nhwc", Direction::grad_data, "jit_bf16_1x1", false, true,
        "oneDNN 2.6's {} data gradient of a 1x1 conv on channels-last diff_dst with an odd number of output channels "
        "per group (1) returns wrong values (docs/findings.md)"},
