@@ -14,8 +14,9 @@
 //                 (unclamped) kernels where it has them
 // 1-D problems are 2-D ones with a unit height, as convcheck holds them. XNNPACK has no 3-D convolution operator and
 // no gradient operators (it is an inference library), so those are skipped. Its f16 operator runs, on x86, kernels for
-// AVX2 CPUs (F16C conversions), which round the partial sums to f16 (docs/findings.md): no precision row holds an
-// f16 accumulation, so under the f16:f16:f16:f32 bound every case with a few terms fails, and f16 is held back
+// AVX2 CPUs (F16C conversions), which round the partial sums to f16 by design, after every FMA, to compute as ARM's
+// native f16 does (docs/findings.md): no precision row holds an f16 accumulation, so under the f16:f16:f16:f32
+// bound every case with a few terms fails, and f16 is held back
 // (core/run/held_back.hpp; --run-held-back runs it). Where XNNPACK has no f16 kernels (its create call returns xnn_status_unsupported_hardware, asked once per process
 // on a small probe operator), an f16 case is skipped with that reason.
 //
@@ -177,8 +178,9 @@ std::string unsupported(const Problem &p, Direction direction) {
   if (p.precision.src == DType::float16) {
     if (!f16_missing().empty()) return f16_missing();
     if (!run_held_back())
-      return "XNNPACK ae108ef's f16 convolution rounds its partial sums to f16 (measured: 2 exact products summing "
-             "to -13846 gave -13840), not the float32 accumulation of f16:f16:f16:f32: held back (docs/findings.md)";
+      return "XNNPACK ae108ef's f16 convolution accumulates in f16 by design (its x86 kernels round after each FMA, "
+             "as ARM's f16 arithmetic does), not in the float32 of f16:f16:f16:f32; convcheck has no f16-accumulation "
+             "row: held back (docs/findings.md)";
   }
   for (const SpatialAxis *axis : {&p.height(), &p.width()})
     if (cropped(*axis) < 1) // XNNPACK's setup refuses an empty input (input_width == 0 || input_height == 0)
