@@ -1,7 +1,10 @@
 // `onednn`: oneDNN 2.x (Debian's libdnnl 2.6) convolution primitives on the CPU, float32 only (its CPU convolution
 // has no float64), in every rank it has: 1-D, 2-D and 3-D.
 //
-// Each direction is one oneDNN primitive, created from an op descriptor as the v2 API requires:
+// Each direction of a conv is one oneDNN primitive, created from an op descriptor as the v2 API requires (a deconv's
+// are the deconvolution_forward / _backward_data / _backward_weights primitives with the same arguments: src is
+// the deconv's data, dst its output, weights {G, C_out/G, C_in/G, k...} held as our IOHW per group, "giohw"; oneDNN
+// takes output_padding as the destination's size, with padding_r the deconv's pad_end, so only below the stride):
 //   output      convolution_forward(forward_training)  src=data, weights=weight          -> dst
 //   grad_data   convolution_backward_data              diff_dst=grad_output, weights     -> diff_src
 //   grad_weight convolution_backward_weights (no bias) src=data, diff_dst=grad_output    -> diff_weights
@@ -48,6 +51,7 @@
 
 #include "core/problem/descriptor.hpp"
 #include "core/problem/fields.hpp"
+#include "core/problem/op.hpp"
 #include "core/run/held_back.hpp"
 #include "core/run/isa_cap.hpp"
 #include "core/numerics/fill.hpp"
@@ -100,7 +104,7 @@ Geometry geometry_of(const Problem &p) {
     const SpatialAxis &axis = p.axes[static_cast<size_t>(index)];
     g.data.push_back(axis.in);
     g.weight.push_back(axis.kernel);
-    g.output.push_back(axis.out());
+    g.output.push_back(p.out_size(index));
     g.strides.push_back(axis.stride);
     g.dilates.push_back(axis.dilation - 1);
     g.padding_l.push_back(axis.pad_begin);
@@ -118,10 +122,13 @@ Tag data_tag(DataLayout layout, int64_t ndims) {
   return (layout == DataLayout::nxc ? channels_last : channels_first)[ndims - 1];
 }
 
-Tag weight_tag(WeightLayout layout, bool grouped, int64_t ndims) {
+Tag weight_tag(Op op, WeightLayout layout, bool grouped, int64_t ndims) {
   struct ByRank {
     Tag plain[max_ndims], grouped[max_ndims];
   };
+  // A deconv's canonical weight [C_in, C_out/G, k...] in oneDNN's dims {G, O, I, k...}: i before o.
+  constexpr ByRank iox{{Tag::bac, Tag::iohw, Tag::iodhw}, {Tag::acbd, Tag::giohw, Tag::giodhw}};
+  if (op == Op::deconv) return (grouped ? iox.grouped : iox.plain)[ndims - 1];
   constexpr ByRank oix{{Tag::oiw, Tag::oihw, Tag::oidhw}, {Tag::goiw, Tag::goihw, Tag::goidhw}};
   constexpr ByRank xio{{Tag::wio, Tag::hwio, Tag::dhwio}, {Tag::wigo, Tag::hwigo, Tag::dhwigo}};
   constexpr ByRank oxi{{Tag::owi, Tag::ohwi, Tag::odhwi}, {Tag::gowi, Tag::gohwi, Tag::godhwi}};
@@ -131,6 +138,7 @@ Tag weight_tag(WeightLayout layout, bool grouped, int64_t ndims) {
 
 /// The weight layout the user hands over on `path`.
 WeightLayout held_weight_layout(const Problem &config, OnednnPath path) {
+  if (config.op == Op::deconv) return WeightLayout::oix; // the canonical IOHW per group (weight_tag)
   if (path != OnednnPath::plain) return config.weight_layout;
   return config.data_layout == DataLayout::nxc ? WeightLayout::xio : WeightLayout::oix;
 }
@@ -145,7 +153,7 @@ Descs user_descs(const Problem &config, const Geometry &g, OnednnPath path) {
   constexpr auto f32 = memory::data_type::f32;
   const Tag data = data_tag(config.data_layout, config.ndims);
   return {{g.data, f32, data},
-          {g.weight, f32, weight_tag(held_weight_layout(config, path), g.grouped, config.ndims)},
+          {g.weight, f32, weight_tag(config.op, held_weight_layout(config, path), g.grouped, config.ndims)},
           {g.output, f32, data}};
 }
 
@@ -179,29 +187,60 @@ class CasePrimitives {
 public:
   CasePrimitives(const Problem &config, OnednnPath path)
       : geometry_(geometry_of(config)), user_(user_descs(config, geometry_, path)),
-        descs_(primitive_descs(user_, geometry_, path)),
-        forward_(dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
-                                                 dnnl::algorithm::convolution_direct, descs_.data, descs_.weight,
-                                                 descs_.output, geometry_.strides, geometry_.dilates,
-                                                 geometry_.padding_l, geometry_.padding_r),
-                 strict_attr(), cpu_engine()) {}
+        descs_(primitive_descs(user_, geometry_, path)) {
+    const Geometry &g = geometry_;
+    if (config.op == Op::deconv)
+      deconv_forward_.emplace(dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_training,
+                                                                dnnl::algorithm::deconvolution_direct, descs_.data,
+                                                                descs_.weight, descs_.output, g.strides, g.dilates,
+                                                                g.padding_l, g.padding_r),
+                              strict_attr(), cpu_engine());
+    else
+      forward_.emplace(dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
+                                                       dnnl::algorithm::convolution_direct, descs_.data,
+                                                       descs_.weight, descs_.output, g.strides, g.dilates,
+                                                       g.padding_l, g.padding_r),
+                       strict_attr(), cpu_engine());
+  }
 
   /// The primitive descriptor of `direction`; throws dnnl::error when oneDNN refuses the problem.
   dnnl::primitive_desc of(Direction direction) const {
+    if (deconv_forward_) return deconv_of(direction);
     const Geometry &g = geometry_;
     switch (direction) {
-    case Direction::output: return forward_;
+    case Direction::output: return *forward_;
     case Direction::grad_data: {
       const dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, descs_.data,
                                                        descs_.weight, descs_.output, g.strides, g.dilates,
                                                        g.padding_l, g.padding_r);
-      return dnnl::convolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), forward_);
+      return dnnl::convolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), *forward_);
     }
     case Direction::grad_weight: {
       const dnnl::convolution_backward_weights::desc desc(dnnl::algorithm::convolution_direct, descs_.data,
                                                           descs_.weight, descs_.output, g.strides, g.dilates,
                                                           g.padding_l, g.padding_r);
-      return dnnl::convolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(), forward_);
+      return dnnl::convolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(), *forward_);
+    }
+    }
+    throw std::logic_error("unknown direction");
+  }
+
+  /// The same for a deconv: oneDNN's deconvolution primitives, the forward one the hint of both backward ones.
+  dnnl::primitive_desc deconv_of(Direction direction) const {
+    const Geometry &g = geometry_;
+    constexpr auto direct = dnnl::algorithm::deconvolution_direct;
+    switch (direction) {
+    case Direction::output: return *deconv_forward_;
+    case Direction::grad_data: {
+      const dnnl::deconvolution_backward_data::desc desc(direct, descs_.data, descs_.weight, descs_.output, g.strides,
+                                                         g.dilates, g.padding_l, g.padding_r);
+      return dnnl::deconvolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), *deconv_forward_);
+    }
+    case Direction::grad_weight: {
+      const dnnl::deconvolution_backward_weights::desc desc(direct, descs_.data, descs_.weight, descs_.output,
+                                                            g.strides, g.dilates, g.padding_l, g.padding_r);
+      return dnnl::deconvolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(),
+                                                                  *deconv_forward_);
     }
     }
     throw std::logic_error("unknown direction");
@@ -214,7 +253,8 @@ public:
 private:
   Geometry geometry_;
   Descs user_, descs_;
-  dnnl::convolution_forward::primitive_desc forward_;
+  std::optional<dnnl::convolution_forward::primitive_desc> forward_;          // a conv's
+  std::optional<dnnl::deconvolution_forward::primitive_desc> deconv_forward_; // a deconv's
 };
 
 /// A canonical input as the user hands it to oneDNN, in the held layout, on guarded memory; and its reorders into
@@ -334,6 +374,14 @@ RunResults all_failed(const Op op, const std::string &error) {
 std::string refused_padding(const Problem &problem) {
   for (int64_t index = problem.first_axis(); index < max_ndims; ++index) {
     const SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
+    // oneDNN checks a deconv's sizes as (dst - dilated kernel + padding_l + padding_r) / stride + 1 == src
+    // (deconv_desc_init, src/common/deconvolution.cpp): the destination's extra rows are output padding only
+    // while they stay below the stride.
+    if (problem.op == Op::deconv && axis.output_padding >= axis.stride)
+      return fmt::format("oneDNN takes output padding only below the stride (it infers it from the destination's "
+                         "size): {} is {} with {} {}",
+                         find_int_field("output_padding")->label(index), axis.output_padding,
+                         find_int_field("stride")->label(index), axis.stride);
     if (axis.pad_begin < 0)
       return fmt::format("oneDNN takes no crop at the beginning of an axis: {} is {} (it requires padding_l >= 0)",
                          find_int_field("pad_begin")->label(index), axis.pad_begin);
@@ -369,7 +417,9 @@ std::string refused_padding(const Problem &problem) {
 /// after it (ThreadScratch) catch it when this is run anyway (--run-held-back, corpus/upstream/).
 std::string broken_weight_gradient(const Problem &problem, const CasePrimitives &primitives, OnednnPath path) {
   if (run_held_back()) return "";
-  if (problem.data_layout == DataLayout::nxc && path != OnednnPath::blocked && has_onednn_6035_shape(problem)) {
+  // A deconv's weight gradient is oneDNN's conv weight gradient of its equivalent conv (core/problem/op.hpp).
+  if (problem.data_layout == DataLayout::nxc && path != OnednnPath::blocked &&
+      has_onednn_6035_shape(equivalent_conv(problem))) {
     const std::string implementation = primitives.of(Direction::grad_weight).impl_info_str();
     if (implementation.rfind("jit_1x1", 0) == 0)
       return fmt::format("oneDNN 2.6's {} weight gradient of a strided 1x1 conv on channels-last source with under "
@@ -391,13 +441,13 @@ std::string broken_weight_gradient(const Problem &problem, const CasePrimitives 
 
 const Registration registration{{
     .name = "onednn",
-    .description = "oneDNN 2.x direct convolution primitives (CPU, 1-D, 2-D and 3-D; per case plain layouts, any "
+    .description = "oneDNN 2.x direct convolution and deconvolution primitives (CPU, 1-D, 2-D and 3-D; per case plain layouts, any "
                    "weights, or blocked layouts with reorders); float32 only: oneDNN's CPU convolution has no float64; "
                    "crops only at the end of an axis and smaller than its stride, as oneDNN's descriptor requires "
                    "(and no jit weight gradient of one on an outer axis padded at the beginning: a oneDNN 2.6 bug); holds "
                    "back the jit_1x1 weight gradient of strided 1x1 convs on channels-last with under 16 input "
                    "channels per group (oneDNN issue #6035; --run-held-back runs both)",
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}, .crops = true},
+    .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}, .crops = true},
     .unsupported = [](const Problem &problem, Direction) { return refused_padding(problem); },
     // Under the case's ISA cap (core/run/isa_cap.hpp): in this process when it runs at that cap, else in a server
     // process started with it (oracles/support/onednn_isa_server.hpp).

@@ -29,8 +29,11 @@ bool formats_fit(const Precision &precision, const Support &support) {
   return true;
 }
 
-// The draw made to fit what can be fitted after it: formats, layouts and crops.
+// The draw made to fit what can be fitted after it: the op (a support without conv but with deconv gets the drawn
+// conv's transpose, valid by construction), formats, layouts and crops.
 Problem fitted(Problem p, const Support &support, uint64_t hash) {
+  if (p.op == Op::conv && !listed(support.ops, Op::conv) && listed(support.ops, Op::deconv))
+    p = transposed(p, mix64(hash ^ 2));
   if (!formats_fit(p.precision, support) && !support.dtypes.empty())
     p.precision = Precision::uniform(pick(support.dtypes, hash));
   if (!listed(support.data_layouts, p.data_layout) && !support.data_layouts.empty())
