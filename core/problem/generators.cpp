@@ -170,7 +170,7 @@ Problem transposed(const Problem &conv, uint64_t pick) {
   Problem deconv = conv;
   deconv.op = Op::deconv;
   std::swap(deconv.in_channels, deconv.out_channels);
-  std::swap(deconv.precision.src, deconv.precision.dst);
+  // The formats stay the drawn row of the precision table: src is the deconv's input, dst its output.
   for (int64_t a = conv.first_axis(); a < max_ndims; ++a, pick = mix64(pick)) {
     const SpatialAxis &from = conv.axes[static_cast<size_t>(a)];
     SpatialAxis &axis = deconv.axes[static_cast<size_t>(a)];
