@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "core/numerics/fill.hpp"
 #include "core/problem/direction.hpp"
 #include "core/problem/fields.hpp"
+#include "core/problem/witness_reach.hpp"
 
 namespace convcheck {
 
@@ -120,6 +122,11 @@ rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims) {
   const rc::Gen<Precision> precision = weighted(std::move(precisions));
   const rc::Gen<GroupKind> group_kind =
       rc::gen::weightedElement<GroupKind>({{4, GroupKind::dense}, {3, GroupKind::grouped}, {2, GroupKind::depthwise}});
+  // One low-precision problem in 16 gets one direction's reduction long enough for the witness fill
+  // (core/problem/witness_reach.hpp), each direction alike; the extra terms past the narrow range vary.
+  const rc::Gen<std::optional<Direction>> long_reduction = rc::gen::weightedElement<std::optional<Direction>>(
+      {{45, std::nullopt}, {1, Direction::output}, {1, Direction::grad_data}, {1, Direction::grad_weight}});
+  const rc::Gen<int64_t> extra_terms = rc::gen::inRange<int64_t>(0, 512);
 
   return rc::gen::exec([=] {
     Problem p;
@@ -151,6 +158,8 @@ rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims) {
     for (const auto &[field, values] : words) field->set(p, *values, field->name);
     p.precision = *precision;
     trim(p, tier.budget);
+    if (const std::optional<Direction> direction = *long_reduction; direction && witness_terms(p) > 0)
+      reach_witness(p, *direction, *extra_terms % (witness_terms(p) / 4));
     return p;
   });
 }
