@@ -45,7 +45,7 @@ std::string distribution_stats(uint64_t seed, int64_t cases, const std::function
   std::vector<int64_t> values_of(fields.size());
   const std::vector<int64_t> work_limits = {10'000, 100'000, 1'000'000, 10'000'000};
   std::vector<int64_t> by_work(work_limits.size() + 1);
-  std::vector<int64_t> corner_hits(corners().size()), seam_hits(seams().size());
+  std::vector<int64_t> corner_hits(corners().size()), seam_hits(seams().size()), deconv_hits(deconv_corners().size());
   double work = 0;
   for (int64_t i = 0; i < cases; ++i) {
     const Problem p = problem_at(static_cast<uint64_t>(i));
@@ -60,6 +60,7 @@ std::string distribution_stats(uint64_t seed, int64_t cases, const std::function
     ++by_work[static_cast<size_t>(std::upper_bound(work_limits.begin(), work_limits.end(), macs) - work_limits.begin())];
     for (size_t j = 0; j < corners().size(); ++j) corner_hits[j] += corners()[j].holds(p);
     for (size_t j = 0; j < seams().size(); ++j) seam_hits[j] += seams()[j].holds(p);
+    for (size_t j = 0; j < deconv_corners().size(); ++j) deconv_hits[j] += deconv_corners()[j].holds(p);
   }
   std::string text = fmt::format("{} configs of seed {}; mean work {:.0f} multiply-adds a case (all directions)\n\n",
                                  cases, seed, work / static_cast<double>(cases));
@@ -70,7 +71,8 @@ std::string distribution_stats(uint64_t seed, int64_t cases, const std::function
   text += "\n";
   for (size_t f = 0; f < fields.size(); ++f) text += percent_row(fields[f].name, by_value[f], values_of[f]);
   return text + "\ncorners\n" + hit_rows(corners(), corner_hits, cases) + "\nblock seams\n" +
-         hit_rows(seams(), seam_hits, cases);
+         hit_rows(seams(), seam_hits, cases) + "\ndeconv corners (of all configs)\n" +
+         hit_rows(deconv_corners(), deconv_hits, cases);
 }
 
 } // namespace

@@ -57,10 +57,10 @@ int strategies_command(const std::vector<std::string> &args) {
   }
   // The support table: what each strategy declares (core/run/strategy.hpp); a problem outside it is skipped with
   // the reason, never computed.
-  fmt::print("{:<26} {:<9} {:<5} {:<12} {:<9} {:<5} {}\n", "name", "kind", "ops", "ranks", "formats", "crops",
+  fmt::print("{:<26} {:<9} {:<11} {:<12} {:<9} {:<5} {}\n", "name", "kind", "ops", "ranks", "formats", "crops",
              "combinations");
   for (const Strategy *strategy : registered_strategies())
-    fmt::print("{:<26} {:<9} {:<5} {:<12} {:<9} {:<5} {}\n", strategy->name,
+    fmt::print("{:<26} {:<9} {:<11} {:<12} {:<9} {:<5} {}\n", strategy->name,
                strategy->injected ? "inject" : strategy->in_default_set ? "strategy" : "optional",
                listing(strategy->supports.ops, [](Op op) { return to_string(op); }),
                listing(strategy->supports.ranks, [](int64_t rank) { return fmt::format("{}-D", rank); }),

@@ -356,15 +356,15 @@ const Registration registration{{
     .name = "direct",
     .description = "dedicated direct loops per direction (gathering grad_data, direct wgrad) in the case dtype, "
                    "taps outer and channels inner; ranks 1-3 and crops, all directions",
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+    .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
                  .precisions = mixed_precisions(), .crops = true},
-    .run =
-        [](const Case &c, Direction direction) {
-          return in_accumulation_format(c, direction, [](const Case &widened, Direction d) {
-            return with_compute_type(widened.problem.precision.acc,
-                                     [&](auto zero) { return direct_typed<decltype(zero)>(widened, d); });
-          });
-        },
+    // A deconv's output is the gathering grad_data loop of its equivalent conv (core/problem/op.hpp), and so on.
+    .run = any_op([](const Case &c, Direction direction) {
+      return in_accumulation_format(c, direction, [](const Case &widened, Direction d) {
+        return with_compute_type(widened.problem.precision.acc,
+                                 [&](auto zero) { return direct_typed<decltype(zero)>(widened, d); });
+      });
+    }),
     .cost_planned = true, // scalar loops: at size a share of cases (core/run/cost_plan.hpp)
 }};
 

@@ -253,19 +253,19 @@ const Registration registration{{
     .description = "im2col/col2im per batch item and group with OpenBLAS GEMMs in the accumulation format (bf16/f16 "
                    "inputs widened to float32); all directions, ranks 1-3 and crops, configs whose column buffer "
                    "fits the tensor cap",
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+    .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
                  .precisions = mixed_precisions(), .crops = true},
-    .unsupported = unsupported_workspace,
+    .unsupported = any_op_unsupported(unsupported_workspace),
     // bfloat16 and float16 inputs go to sgemm widened, not to OpenBLAS's cblas_sbgemm: OpenBLAS has no float16
     // GEMM, so widening is the one path for both formats, and it computes exactly what the strategy means (stored
     // values, float32 accumulation, one rounding at the end). sbgemm would be another implementation under test.
-    .run =
-        [](const Case &c, Direction direction) {
-          return in_accumulation_format(c, direction, [](const Case &widened, Direction d) {
-            return with_compute_type(widened.problem.precision.acc,
-                                     [&](auto zero) { return im2col_typed<decltype(zero)>(widened, d); });
-          });
-        },
+    // A deconv's output is the GEMM then col2im of its equivalent conv's grad_data (core/problem/op.hpp).
+    .run = any_op([](const Case &c, Direction direction) {
+      return in_accumulation_format(c, direction, [](const Case &widened, Direction d) {
+        return with_compute_type(widened.problem.precision.acc,
+                                 [&](auto zero) { return im2col_typed<decltype(zero)>(widened, d); });
+      });
+    }),
 }};
 
 } // namespace

@@ -294,7 +294,7 @@ template <class Layout> std::string every_rank(Layout layout) {
   return fmt::format("{}/{}/{}", to_string(layout, 1), to_string(layout, 2), to_string(layout, 3));
 }
 
-const Support every_rank_support{.ops = {Op::conv},
+const Support every_rank_support{.ops = {Op::conv, Op::deconv},
                                  .ranks = {1, 2, 3},
                                  .dtypes = {DType::float32, DType::float64},
                                  .precisions = mixed_precisions(),
@@ -307,9 +307,9 @@ Strategy converted(const char *name, DataLayout data_layout, WeightLayout weight
                                  "result transformed back; ranks 1-3, crops, all directions",
                                  every_rank(data_layout), every_rank(weight_layout)),
       .supports = every_rank_support,
-      .run = [data_layout, weight_layout](const Case &c, Direction direction) {
+      .run = any_op([data_layout, weight_layout](const Case &c, Direction direction) {
         return layout_converted_result(c, direction, data_layout, weight_layout);
-      },
+      }),
       .implementation = nullptr,
       .cost_planned = true, // scalar loops: at size a share of cases (core/run/cost_plan.hpp)
   };
@@ -324,10 +324,9 @@ const Registration case_layouts{{
                    "layouts, result transformed back; ranks 1-3, crops, all directions",
     .supports = every_rank_support,
     .unsupported = nullptr,
-    .run =
-        [](const Case &c, Direction direction) {
-          return layout_converted_result(c, direction, c.problem.data_layout, c.problem.weight_layout);
-        },
+    .run = any_op([](const Case &c, Direction direction) {
+      return layout_converted_result(c, direction, c.problem.data_layout, c.problem.weight_layout);
+    }),
     .implementation = nullptr,
     .cost_planned = true,
 }};

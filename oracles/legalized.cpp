@@ -217,8 +217,11 @@ const Registration registration{{
     .name = "legalized",
     .description = "compositions of one plain conv and tensor ops: torch-mlir grouped forward, zero-inserted "
                    "conv_transpose grad_data, TVM conv2d_backward_weight grad_weight, per axis; ranks 1-3, crops",
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
-    .run = [](const Case &c, Direction direction) { return legalized_result(c, direction); },
+    .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    // A deconv's output is its equivalent conv's grad_data: zero insertion by stride, padding dil*(k-1)-pad (a crop
+    // where negative), the kernel flipped and transposed per group, output_padding as extra end padding, then a
+    // plain conv (core/problem/op.hpp).
+    .run = any_op([](const Case &c, Direction direction) { return legalized_result(c, direction); }),
     .cost_planned = true, // its one conv is scalar loops: at size a share of cases (core/run/cost_plan.hpp)
 }};
 

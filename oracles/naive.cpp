@@ -47,9 +47,10 @@ template <class T> Tensor naive_typed(const Problem &config, const Case &c, Dire
 const Registration registration{{
     .name = "naive",
     .description = "direct definition loops accumulating in the case dtype; all configs, all directions",
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+    .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
                  .precisions = mixed_precisions(), .crops = true},
-    .run = [](const Case &c, Direction direction) { return naive_result(c.problem, c, direction); },
+    // A deconv as its equivalent conv with the roles exchanged (core/problem/op.hpp): the definition's loops.
+    .run = any_op([](const Case &c, Direction direction) { return naive_result(c.problem, c, direction); }),
     // The definition's own loop order, kept on purpose: at size it costs several times the reference
     // (docs/performance.md), so large cases run it on a share (core/run/cost_plan.hpp).
     .cost_planned = true,

@@ -4,7 +4,10 @@
 // combination oneDNN creates no primitive descriptor for (unimplemented: no f16 below avx512_core_fp16, no bf16
 // below avx512_core, no bf16 backward kernel with a float32 diff_dst) is skipped with that reason (missing_kernel).
 //
-// Each direction is one oneDNN primitive, created from an op descriptor as the v2 API requires:
+// Each direction of a conv is one oneDNN primitive, created from an op descriptor as the v2 API requires (a deconv's
+// are the deconvolution_forward / _backward_data / _backward_weights primitives with the same arguments: src is
+// the deconv's data, dst its output, weights {G, C_out/G, C_in/G, k...} held as our IOHW per group, "giohw"; oneDNN
+// takes output_padding as the destination's size, with padding_r the deconv's pad_end, so only below the stride):
 //   output      convolution_forward(forward_training)  src=data, weights=weight          -> dst
 //               (forward_inference for half the cases of onednn_winograd, oracles/onednn_winograd.cpp)
 //   grad_data   convolution_backward_data              diff_dst=grad_output, weights     -> diff_src
@@ -57,6 +60,7 @@
 
 #include "core/problem/descriptor.hpp"
 #include "core/problem/fields.hpp"
+#include "core/problem/op.hpp"
 #include "core/problem/precision_table.hpp"
 #include "core/run/held_back.hpp"
 #include "core/run/isa_cap.hpp"
@@ -116,7 +120,7 @@ Geometry geometry_of(const Problem &p) {
     const SpatialAxis &axis = p.axes[static_cast<size_t>(index)];
     g.data.push_back(axis.in);
     g.weight.push_back(axis.kernel);
-    g.output.push_back(axis.out());
+    g.output.push_back(p.out_size(index));
     g.strides.push_back(axis.stride);
     g.dilates.push_back(axis.dilation - 1);
     g.padding_l.push_back(axis.pad_begin);
@@ -134,10 +138,13 @@ Tag data_tag(DataLayout layout, int64_t ndims) {
   return (layout == DataLayout::nxc ? channels_last : channels_first)[ndims - 1];
 }
 
-Tag weight_tag(WeightLayout layout, bool grouped, int64_t ndims) {
+Tag weight_tag(Op op, WeightLayout layout, bool grouped, int64_t ndims) {
   struct ByRank {
     Tag plain[max_ndims], grouped[max_ndims];
   };
+  // A deconv's canonical weight [C_in, C_out/G, k...] in oneDNN's dims {G, O, I, k...}: i before o.
+  constexpr ByRank iox{{Tag::bac, Tag::iohw, Tag::iodhw}, {Tag::acbd, Tag::giohw, Tag::giodhw}};
+  if (op == Op::deconv) return (grouped ? iox.grouped : iox.plain)[ndims - 1];
   constexpr ByRank oix{{Tag::oiw, Tag::oihw, Tag::oidhw}, {Tag::goiw, Tag::goihw, Tag::goidhw}};
   constexpr ByRank xio{{Tag::wio, Tag::hwio, Tag::dhwio}, {Tag::wigo, Tag::hwigo, Tag::dhwigo}};
   constexpr ByRank oxi{{Tag::owi, Tag::ohwi, Tag::odhwi}, {Tag::gowi, Tag::gohwi, Tag::godhwi}};
@@ -147,6 +154,7 @@ Tag weight_tag(WeightLayout layout, bool grouped, int64_t ndims) {
 
 /// The weight layout the user hands over on `path`.
 WeightLayout held_weight_layout(const Problem &config, OnednnPath path) {
+  if (config.op == Op::deconv) return WeightLayout::oix; // the canonical IOHW per group (weight_tag)
   if (path != OnednnPath::plain) return config.weight_layout;
   return config.data_layout == DataLayout::nxc ? WeightLayout::xio : WeightLayout::oix;
 }
@@ -174,7 +182,8 @@ Descs user_descs(const Problem &config, const Geometry &g, OnednnPath path) {
   const Precision &p = config.precision;
   const Tag data = data_tag(config.data_layout, config.ndims);
   return {{g.data, onednn_type(p.src), data},
-          {g.weight, onednn_type(p.weight), weight_tag(held_weight_layout(config, path), g.grouped, config.ndims)},
+          {g.weight, onednn_type(p.weight),
+           weight_tag(config.op, held_weight_layout(config, path), g.grouped, config.ndims)},
           {g.output, onednn_type(p.dst), data}};
 }
 
@@ -211,29 +220,60 @@ public:
   /// `inference`: the output direction runs as forward_inference (the backward hint stays forward_training).
   CasePrimitives(const Problem &config, OnednnPath path, dnnl::algorithm algorithm, bool inference = false)
       : geometry_(geometry_of(config)), user_(user_descs(config, geometry_, path)),
-        descs_(primitive_descs(user_, geometry_, path)), algorithm_(algorithm), inference_(inference),
-        forward_(forward_desc(dnnl::prop_kind::forward_training), strict_attr(), cpu_engine()) {}
+        descs_(primitive_descs(user_, geometry_, path)), algorithm_(algorithm), inference_(inference) {
+    const Geometry &g = geometry_;
+    if (config.op == Op::deconv)
+      deconv_forward_.emplace(dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_training,
+                                                                dnnl::algorithm::deconvolution_direct, descs_.data,
+                                                                descs_.weight, descs_.output, g.strides, g.dilates,
+                                                                g.padding_l, g.padding_r),
+                              strict_attr(), cpu_engine());
+    else
+      forward_.emplace(forward_desc(dnnl::prop_kind::forward_training), strict_attr(), cpu_engine());
+  }
 
   /// The primitive descriptor of `direction`; throws dnnl::error when oneDNN refuses the problem.
   dnnl::primitive_desc of(Direction direction) const {
+    if (deconv_forward_) return deconv_of(direction);
     const Geometry &g = geometry_;
     switch (direction) {
     case Direction::output:
       if (inference_)
         return dnnl::convolution_forward::primitive_desc(forward_desc(dnnl::prop_kind::forward_inference),
                                                          strict_attr(), cpu_engine());
-      return forward_;
+      return *forward_;
     case Direction::grad_data: {
       const dnnl::convolution_backward_data::desc desc(algorithm_, descs_.data,
                                                        descs_.weight, descs_.output, g.strides, g.dilates,
                                                        g.padding_l, g.padding_r);
-      return dnnl::convolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), forward_);
+      return dnnl::convolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), *forward_);
     }
     case Direction::grad_weight: {
       const dnnl::convolution_backward_weights::desc desc(algorithm_, descs_.data,
                                                           descs_.weight, descs_.output, g.strides, g.dilates,
                                                           g.padding_l, g.padding_r);
-      return dnnl::convolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(), forward_);
+      return dnnl::convolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(), *forward_);
+    }
+    }
+    throw std::logic_error("unknown direction");
+  }
+
+  /// The same for a deconv: oneDNN's deconvolution primitives, the forward one the hint of both backward ones.
+  dnnl::primitive_desc deconv_of(Direction direction) const {
+    const Geometry &g = geometry_;
+    constexpr auto direct = dnnl::algorithm::deconvolution_direct;
+    switch (direction) {
+    case Direction::output: return *deconv_forward_;
+    case Direction::grad_data: {
+      const dnnl::deconvolution_backward_data::desc desc(direct, descs_.data, descs_.weight, descs_.output, g.strides,
+                                                         g.dilates, g.padding_l, g.padding_r);
+      return dnnl::deconvolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), *deconv_forward_);
+    }
+    case Direction::grad_weight: {
+      const dnnl::deconvolution_backward_weights::desc desc(direct, descs_.data, descs_.weight, descs_.output,
+                                                            g.strides, g.dilates, g.padding_l, g.padding_r);
+      return dnnl::deconvolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(),
+                                                                  *deconv_forward_);
     }
     }
     throw std::logic_error("unknown direction");
@@ -253,7 +293,8 @@ private:
   Descs user_, descs_;
   dnnl::algorithm algorithm_;
   bool inference_;
-  dnnl::convolution_forward::primitive_desc forward_;
+  std::optional<dnnl::convolution_forward::primitive_desc> forward_;          // a conv's
+  std::optional<dnnl::deconvolution_forward::primitive_desc> deconv_forward_; // a deconv's
 };
 
 /// A canonical input as the user hands it to oneDNN, in the held layout, on guarded memory; and its reorders into
@@ -457,6 +498,14 @@ RunResults all_failed(const Op op, const std::string &error) {
 std::string onednn_refused_padding(const Problem &problem) {
   for (int64_t index = problem.first_axis(); index < max_ndims; ++index) {
     const SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
+    // oneDNN checks a deconv's sizes as (dst - dilated kernel + padding_l + padding_r) / stride + 1 == src
+    // (deconv_desc_init, src/common/deconvolution.cpp): the destination's extra rows are output padding only
+    // while they stay below the stride.
+    if (problem.op == Op::deconv && axis.output_padding >= axis.stride)
+      return fmt::format("oneDNN takes output padding only below the stride (it infers it from the destination's "
+                         "size): {} is {} with {} {}",
+                         find_int_field("output_padding")->label(index), axis.output_padding,
+                         find_int_field("stride")->label(index), axis.stride);
     if (axis.pad_begin < 0)
       return fmt::format("oneDNN takes no crop at the beginning of an axis: {} is {} (it requires padding_l >= 0)",
                          find_int_field("pad_begin")->label(index), axis.pad_begin);
@@ -494,7 +543,9 @@ namespace {
 /// after it (ThreadScratch) catch it when this is run anyway (--run-held-back, corpus/upstream/).
 std::string broken_weight_gradient(const Problem &problem, const CasePrimitives &primitives, OnednnPath path) {
   if (run_held_back()) return "";
-  if (problem.data_layout == DataLayout::nxc && path != OnednnPath::blocked && has_onednn_6035_shape(problem)) {
+  // A deconv's weight gradient is oneDNN's conv weight gradient of its equivalent conv (core/problem/op.hpp).
+  if (problem.data_layout == DataLayout::nxc && path != OnednnPath::blocked &&
+      has_onednn_6035_shape(equivalent_conv(problem))) {
     const std::string implementation = primitives.of(Direction::grad_weight).impl_info_str();
     if (implementation.rfind("jit_1x1", 0) == 0)
       return fmt::format("oneDNN 2.6's {} weight gradient of a strided 1x1 conv on channels-last source with under "
@@ -524,16 +575,22 @@ std::vector<Precision> low_precisions() {
 
 const Registration registration{{
     .name = "onednn",
-    .description = "oneDNN 2.x direct convolution primitives (CPU, 1-D, 2-D and 3-D; per case plain layouts, any "
-                   "weights, or blocked layouts with reorders); float32, no float64 (oneDNN's CPU convolution has none), "
-                   "bf16 where the ISA has avx512_core and f16 with avx512_core_fp16 (else skipped with oneDNN's reason); "
+    .description = "oneDNN 2.x direct convolution and deconvolution primitives (CPU, 1-D, 2-D and 3-D; per case plain "
+                   "layouts, any weights, or blocked layouts with reorders); float32, no float64 (oneDNN's CPU convolution has none), "
+                   "bf16 where the ISA has avx512_core and f16 with avx512_core_fp16 (else skipped with oneDNN's reason; "
+                   "deconvolution float32 only); "
                    "crops only at the end of an axis and smaller than its stride, as oneDNN's descriptor requires "
                    "(and no jit weight gradient of one on an outer axis padded at the beginning: a oneDNN 2.6 bug); holds "
                    "back the jit_1x1 weight gradient of strided 1x1 convs on channels-last with under 16 input "
                    "channels per group (oneDNN issue #6035) and two bf16 kernels (docs/findings.md); --run-held-back runs them",
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
+    .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
                  .precisions = low_precisions(), .crops = true},
-    .unsupported = [](const Problem &problem, Direction) { return onednn_refused_padding(problem); },
+    .unsupported = [](const Problem &problem, Direction) -> std::string {
+      // Its deconvolution primitives are checked here in float32 only (tests/oracles/onednn_test.cpp).
+      if (problem.op == Op::deconv && problem.precision != Precision::uniform(DType::float32))
+        return "oneDNN's deconvolution is run in float32 only";
+      return onednn_refused_padding(problem);
+    },
     // Under the case's ISA cap (core/run/isa_cap.hpp): in this process when it runs at that cap, else in a server
     // process started with it (oracles/support/onednn_isa_server.hpp).
     .run_case = [](const Case &c) { return onednn_results_capped(c, onednn_path(c)); },

@@ -16,4 +16,11 @@ Case widened_to_accumulation(const Case &c) {
   return widened;
 }
 
+Case as_conv_case(const Case &c) {
+  Case conv{equivalent_conv(c.problem), {}, c.seed, c.case_index, c.fill, c.isa_cap};
+  for (const RoleInfo &role : role_table())
+    conv[conv_role(c.problem.op, role.role)] = c[role.role].clone(); // one memcpy each, far below the compute
+  return conv;
+}
+
 } // namespace convcheck

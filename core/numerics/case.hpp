@@ -10,6 +10,7 @@
 
 #include "core/numerics/fill.hpp"
 #include "core/problem/direction.hpp"
+#include "core/problem/op.hpp"
 #include "core/problem/problem.hpp"
 #include "core/tensor/tensor.hpp"
 
@@ -43,6 +44,23 @@ template <class Compute> Tensor in_accumulation_format(const Case &c, Direction 
   if (c.problem.precision.single()) return compute(c, direction);
   const Case widened = widened_to_accumulation(c);
   return compute(widened, direction).cast(result_dtype(c.problem, direction));
+}
+
+/// The case as its op's equivalent conv (core/problem/op.hpp): the conv problem, each input under the conv role it
+/// plays (copied). The tensors are the same bytes: each role's canonical shape is the conv role's. A conv case is
+/// a copy of itself.
+Case as_conv_case(const Case &c);
+
+/// What a strategy that computes convs does on any op: computes `direction` as the conv direction it is, on the
+/// equivalent conv (`compute(conv case, conv direction)`); the result is the op's, same shape and bytes.
+template <class Compute> Tensor computed_as_conv(const Case &c, Direction direction, Compute &&compute) {
+  if (c.problem.op == Op::conv) return compute(c, direction);
+  return compute(as_conv_case(c), conv_direction(c.problem.op, direction));
+}
+
+/// `run` made to compute every op by computed_as_conv: what a strategy whose loops compute convs registers.
+template <class Run> auto any_op(Run run) {
+  return [run](const Case &c, Direction direction) { return computed_as_conv(c, direction, run); };
 }
 
 } // namespace convcheck

@@ -1,4 +1,5 @@
 #include "core/numerics/fill.hpp"
+#include "core/problem/op.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -106,7 +107,9 @@ FillMode resolve_fill_mode(FillMode mode, uint64_t seed, uint64_t case_index) {
   return (bits >> 1) % 4 == 0 ? FillMode::witness : FillMode::exact;
 }
 
-int64_t exact_fill_magnitude(const Problem &p) {
+int64_t exact_fill_magnitude(const Problem &problem) {
+  // Another op sums the products of its equivalent conv (core/problem/op.hpp).
+  const Problem p = equivalent_conv(problem);
   // The most products any output element of any direction sums: forward C/G * kernel volume, data gradient
   // K/G * kernel volume (an upper bound), weight gradient N * output volume.
   const double terms = static_cast<double>(std::max({

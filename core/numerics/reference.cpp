@@ -1,6 +1,7 @@
 #include "core/numerics/reference.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "core/numerics/naive_loops.hpp"
 #include "core/numerics/tap_gemm.hpp"
@@ -125,11 +126,23 @@ std::map<Role, DoubleInput> widen_inputs(const Case &c, bool by_gemm) {
 } // namespace
 
 DirectionReference compute_reference(const Case &c, Direction direction, ReferencePath path) {
+  // Another op is its equivalent conv with the roles exchanged (core/problem/op.hpp): the same sums, so the same
+  // reference and bound.
+  if (c.problem.op != Op::conv)
+    return compute_reference(as_conv_case(c), conv_direction(c.problem.op, direction), path);
   const bool by_gemm = uses_gemm(c.problem, path);
   return direction_reference(c.problem, direction, widen_inputs(c, by_gemm), by_gemm);
 }
 
 Reference compute_reference(const Case &c) {
+  if (c.problem.op != Op::conv) {
+    Reference conv = compute_reference(as_conv_case(c));
+    Reference reference;
+    for (const DirectionInfo &d : directions(c.problem.op))
+      reference.directions.emplace(d.direction,
+                                   std::move(conv.directions.at(conv_direction(c.problem.op, d.direction))));
+    return reference;
+  }
   // Each input is widened (and checked for integers) once, not once per direction that reads it.
   const bool by_gemm = uses_gemm(c.problem, ReferencePath::automatic);
   const std::map<Role, DoubleInput> inputs = widen_inputs(c, by_gemm);

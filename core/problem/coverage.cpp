@@ -97,6 +97,31 @@ std::vector<Corner> make_seams() {
   return list;
 }
 
+std::vector<Corner> make_deconv_corners() {
+  const auto deconv = [](auto holds) {
+    return [holds](const Problem &p) { return p.op == Op::deconv && holds(p); };
+  };
+  const auto axis = [&](auto holds) { return deconv([holds](const Problem &p) { return any_axis(p, holds); }); };
+  return {
+      {"deconv", deconv([](const Problem &) { return true; })},
+      {"deconv: output_padding > 0", axis([](const SpatialAxis &a) { return a.output_padding > 0; })},
+      {"deconv: output_padding with padding at the end",
+       axis([](const SpatialAxis &a) { return a.output_padding > 0 && a.pad_end > 0; })},
+      {"deconv: stride larger than kernel", axis([](const SpatialAxis &a) { return a.stride > a.kernel; })},
+      {"deconv: dilation with stride", axis([](const SpatialAxis &a) { return a.dilation > 1 && a.stride > 1; })},
+      {"deconv: groups with C/G, K/G > 1", deconv([](const Problem &p) {
+         return p.groups > 1 && p.in_channels_per_group() > 1 && p.out_channels_per_group() > 1;
+       })},
+      {"deconv: depthwise", deconv(depthwise)},
+      {"deconv: asymmetric padding", axis([](const SpatialAxis &a) { return a.pad_begin != a.pad_end; })},
+      {"deconv: negative padding (extended output)",
+       axis([](const SpatialAxis &a) { return a.pad_begin < 0 || a.pad_end < 0; })},
+      {"deconv: 1-D", deconv([](const Problem &p) { return p.ndims == 1; })},
+      {"deconv: 2-D", deconv([](const Problem &p) { return p.ndims == 2; })},
+      {"deconv: 3-D", deconv([](const Problem &p) { return p.ndims == 3; })},
+  };
+}
+
 std::vector<std::string> make_value_bins() {
   std::vector<std::string> bins{"<0", "0", "1"};
   for (int64_t low = 2; low < 128; low *= 2) bins.push_back(fmt::format("{}-{}", low, 2 * low - 1));
@@ -113,6 +138,11 @@ const std::vector<Corner> &corners() {
 
 const std::vector<Corner> &seams() {
   static const std::vector<Corner> list = make_seams();
+  return list;
+}
+
+const std::vector<Corner> &deconv_corners() {
+  static const std::vector<Corner> list = make_deconv_corners();
   return list;
 }
 

@@ -26,6 +26,11 @@ const std::vector<Corner> &corners();
 /// unroll (width > 5, any axis > 7); stride larger than a padded kernel; groups past 16; depthwise past 64.
 const std::vector<Corner> &seams();
 
+/// The corners of deconv (conv_transpose) problems, each holding only of a deconv: the op itself, output_padding > 0
+/// (on some axis), stride larger than the kernel, dilation with stride, groups, depthwise, asymmetric padding,
+/// negative padding (an extended output), and each rank. `configs --stats` reports them.
+const std::vector<Corner> &deconv_corners();
+
 /// Bins for a field's values in `configs --stats`: "<0", "0", "1", "2-3", "4-7", ..., "64-127", "128+".
 const std::vector<std::string> &value_bins();
 size_t value_bin(int64_t value);

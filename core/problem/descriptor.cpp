@@ -11,6 +11,7 @@
 #include "core/input_error.hpp"
 #include "core/problem/spelling.hpp"
 #include "core/problem/fields.hpp"
+#include "core/problem/op.hpp"
 
 namespace convcheck {
 
@@ -57,10 +58,11 @@ bool apply_word(const std::string &word, Problem &p, const std::string &text) {
     p.weight_layout = parse_weight_layout(word, p.ndims);
     return true;
   }
-  if (word == "conv") {
-    p.op = parse_op(word);
-    return true;
-  }
+  for (const OpInfo &row : op_table())
+    if (word == row.name) {
+      p.op = row.op;
+      return true;
+    }
   std::vector<DType> dtypes;
   for (size_t begin = 0; begin <= word.size();) {
     const size_t end = std::min(word.find(':', begin), word.size());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/problem/op.hpp"
 
 namespace convcheck {
 
@@ -18,7 +19,7 @@ const std::array<RoleInfo, 6> roles{{
     {Role::grad_weight, "grad_weight", &Problem::weight_shape, &Precision::weight, 0},
 }};
 
-// In Direction order.
+// In Direction order. Every op has these three; what each is computed as is the op's row (core/problem/op.hpp).
 const std::array<DirectionInfo, 3> conv_directions{{
     {Direction::output, "output", {Role::data, Role::weight}, Role::output},
     {Direction::grad_data, "grad_data", {Role::grad_output, Role::weight}, Role::grad_data},
@@ -30,12 +31,9 @@ const std::array<DirectionInfo, 3> conv_directions{{
 std::span<const RoleInfo> role_table() { return roles; }
 const RoleInfo &info(Role role) { return roles[static_cast<size_t>(role)]; }
 
-std::span<const DirectionInfo> directions(Op op) {
-  switch (op) {
-  case Op::conv: return conv_directions;
-  }
-  return {};
-}
+std::span<const DirectionInfo> direction_table() { return conv_directions; }
+
+std::span<const DirectionInfo> directions(Op op) { return info(op).directions; }
 
 const DirectionInfo &info(Direction direction) { return conv_directions[static_cast<size_t>(direction)]; }
 

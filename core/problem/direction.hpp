@@ -52,6 +52,9 @@ struct DirectionInfo {
   Role produces;
 };
 
+/// Every direction, in Direction order: what it reads and produces, in the op's own roles (the same for every op;
+/// what each is computed as is the op's row, core/problem/op.hpp).
+std::span<const DirectionInfo> direction_table();
 /// The directions of `op`, in Direction order.
 std::span<const DirectionInfo> directions(Op op);
 const DirectionInfo &info(Direction direction);

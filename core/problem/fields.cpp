@@ -22,7 +22,7 @@ Distribution channels_at_seams(int64_t max, std::vector<int64_t> blocks) {
 }
 
 // clang-format off
-const std::array<IntField, 10> int_rows{{
+const std::array<IntField, 11> int_rows{{
   // name           scalar                   axial                     keys                      axis names (v1 attributes for H, W)                 neutral printed negative per_group pair
   {"groups",       &Problem::groups,       nullptr,                  {"g"},                    {"groups"},                                             1, false, false, false, 0,
    {{{{1, 2, 6}}, {{2, 2, 8}, {1, 2, 33, {8, 16, 32}}}, {{1, 2, 32}, {1, 2, 65, {16, 32, 64}}}}}, {}},
@@ -45,6 +45,10 @@ const std::array<IntField, 10> int_rows{{
    {{padding(3, 2), padding(3, 2), padding(5, 3)}}, {1, 1, 1}},
   {"pad_end",      nullptr, &SpatialAxis::pad_end,                   {"pbk", "pb", "pr"},      {"pad_back", "pad_bottom", "pad_right"},                        0, false, true,  false, 1,
    {{padding(3, 2), padding(3, 2), padding(5, 3)}}, {1, 1, 1}},
+  // A deconv's only (0 <= it < max(stride, dilation): validate). "negative" only so that 0 passes the >= 1 rule;
+  // the generator sets it when it transposes a conv (generators.cpp), so it draws nothing here.
+  {"output_padding", nullptr, &SpatialAxis::output_padding,      {"opd", "oph", "opw"},    {"output_padding_depth", "output_padding_height", "output_padding_width"}, 0, false, true, false, 0,
+   {}, {}, true},
 }};
 // clang-format on
 

@@ -49,9 +49,13 @@ struct IntField {
   int print_pair;                       ///< rows with the same non-zero pair print axis by axis together
                                         ///< (pt pb pl pr, not pt pl pb pr)
   std::array<Distribution, tier_count> draws; ///< how the generator draws it in each tier (per group for channels;
-                                               ///< groups: when the problem is grouped or depthwise)
+                                               ///< groups: when the problem is grouped or depthwise); empty: not
+                                               ///< drawn (neutral), the generator sets it (output_padding)
   std::array<int64_t, tier_count> cap_3d;      ///< in a 3-D problem at most this magnitude (0: no cap): three
                                                ///< extents multiply, and padding on three axes makes mostly zeros
+  /// Added after v2 case files were first written: a v2 file without it reads the neutral value (files stay
+  /// readable as fields are added), and a v1 file never has it.
+  bool added_later = false;
 
   bool per_axis() const { return axial != nullptr; }
   /// The value on axis `axis` (0..2; ignored for a problem-wide field).
@@ -67,7 +71,7 @@ struct IntField {
 };
 
 /// The integer fields in descriptor order: groups, batch, in_channels, in_size, out_channels, kernel_size, stride,
-/// dilation, pad_begin, pad_end.
+/// dilation, pad_begin, pad_end, output_padding.
 std::span<const IntField> int_fields();
 
 /// A field whose value is a word: op, data_layout, weight_layout, src_dtype, weight_dtype, dst_dtype, acc_dtype.

@@ -108,8 +108,10 @@ void trim(Problem &p, int64_t budget) {
 rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims) {
   std::vector<rc::Gen<Drawn>> fields;
   for (const IntField &field : int_fields())
-    fields.push_back(drawn(field.draws[static_cast<size_t>(tier.tier)],
-                           ndims == 3 ? field.cap_3d[static_cast<size_t>(tier.tier)] : 0));
+    fields.push_back(field.draws[static_cast<size_t>(tier.tier)].empty()
+                         ? rc::gen::just(Drawn{field.neutral, false}) // never drawn: see below
+                         : drawn(field.draws[static_cast<size_t>(tier.tier)],
+                                 ndims == 3 ? field.cap_3d[static_cast<size_t>(tier.tier)] : 0));
   std::vector<std::pair<const WordField *, rc::Gen<std::string>>> words;
   for (const WordField &field : word_fields())
     if (field.fuzz_values != nullptr) words.emplace_back(&field, rc::gen::elementOf(field.fuzz_values(ndims)));
@@ -132,6 +134,7 @@ rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims) {
     std::array<bool, max_ndims> output_size{};
     for (size_t f = 0; f < fields.size(); ++f) {
       const IntField &field = int_fields()[f];
+      if (field.draws[static_cast<size_t>(tier.tier)].empty()) continue; // left neutral, and no randomness spent
       for (int64_t a = field.per_axis() ? p.first_axis() : 0; a < (field.per_axis() ? max_ndims : 1); ++a) {
         const Drawn value = *fields[f];
         field.set(p, a, value.value);
@@ -171,6 +174,25 @@ rc::Gen<Problem> problems_of(std::span<const TierRow> tiers) {
 }
 
 } // namespace
+
+Problem transposed(const Problem &conv, uint64_t pick) {
+  Problem deconv = conv;
+  deconv.op = Op::deconv;
+  std::swap(deconv.in_channels, deconv.out_channels);
+  // The formats stay the drawn row of the precision table: src is the deconv's input, dst its output.
+  for (int64_t a = conv.first_axis(); a < max_ndims; ++a, pick = mix64(pick)) {
+    const SpatialAxis &from = conv.axes[static_cast<size_t>(a)];
+    SpatialAxis &axis = deconv.axes[static_cast<size_t>(a)];
+    axis.in = from.out();
+    // (out - 1) * stride = in + pad_begin + pad_end - dilated kernel - remainder: output_padding = remainder gives
+    // back the conv's input size exactly (docs/architecture.md, "Ops").
+    axis.output_padding = (from.in + from.pad_begin + from.pad_end - from.dilated_kernel()) % from.stride;
+    const int64_t allowed = std::max(from.stride, from.dilation);
+    if (axis.output_padding == 0 && allowed > 1 && pick % 4 == 0)
+      axis.output_padding = 1 + static_cast<int64_t>((pick / 4) % static_cast<uint64_t>(allowed - 1));
+  }
+  return deconv;
+}
 
 rc::Gen<Problem> problems() { return problems_of(tier_rows); }
 

@@ -1,5 +1,6 @@
 #include "core/problem/problem.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
@@ -8,6 +9,7 @@
 #include "core/input_error.hpp"
 #include "core/problem/spelling.hpp"
 #include "core/problem/fields.hpp"
+#include "core/problem/op.hpp"
 
 namespace convcheck {
 
@@ -72,18 +74,32 @@ Shape shape_of(const Problem &p, int64_t outer, int64_t inner, int64_t (*extent)
 
 const char *const axis_words[max_ndims] = {"depth", "height", "width"};
 
-} // namespace
-
-std::string to_string(Op op) {
-  switch (op) {
-  case Op::conv: return "conv";
+// PyTorch's rule (torch.nn.ConvTranspose: "output_padding must be smaller than either stride or dilation"): a
+// larger one would add rows that no input can reach. A conv has none.
+void validate_output_padding(const Problem &p) {
+  const IntField &output_padding = *find_int_field("output_padding");
+  for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
+    const SpatialAxis &axis = p.axes[static_cast<size_t>(a)];
+    if (axis.output_padding == 0) continue;
+    if (!info(p.op).has_output_padding)
+      throw InputError(fmt::format("{} {} must be 0 in a {}", output_padding.label(a), axis.output_padding,
+                                   to_string(p.op)));
+    if (axis.output_padding < 0)
+      throw InputError(fmt::format("{} {} must be >= 0", output_padding.label(a), axis.output_padding));
+    if (axis.output_padding >= std::max(axis.stride, axis.dilation))
+      throw InputError(fmt::format("{} {} must be less than max(stride {}, dilation {})", output_padding.label(a),
+                                   axis.output_padding, axis.stride, axis.dilation));
   }
-  return "?";
 }
 
+} // namespace
+
+std::string to_string(Op op) { return info(op).name; }
+
 Op parse_op(const std::string &text, const std::string &what) {
-  if (text == "conv") return Op::conv;
-  throw InputError(fmt::format("{} '{}' is not conv", what, text));
+  for (const OpInfo &row : op_table())
+    if (text == row.name) return row.op;
+  throw InputError(fmt::format("{} '{}' is not conv or deconv", what, text));
 }
 
 std::string to_string(DataLayout layout, int64_t ndims) { return data_spelling(layout, spatial_letters(ndims)); }
@@ -120,6 +136,10 @@ int64_t SpatialAxis::out() const {
   return span < 0 ? 0 : span / stride + 1;
 }
 
+int64_t SpatialAxis::transposed_out() const {
+  return (in - 1) * stride - pad_begin - pad_end + dilation * (kernel - 1) + output_padding + 1;
+}
+
 std::optional<DType> Precision::single() const {
   if (src == weight && src == dst && src == acc) return src;
   return std::nullopt;
@@ -127,8 +147,10 @@ std::optional<DType> Precision::single() const {
 
 int64_t Problem::in_volume() const { return volume(*this, [](const SpatialAxis &a) { return a.in; }); }
 int64_t Problem::kernel_volume() const { return volume(*this, [](const SpatialAxis &a) { return a.kernel; }); }
-int64_t Problem::out_volume() const { return volume(*this, [](const SpatialAxis &a) { return a.out(); }); }
+int64_t Problem::out_size(int64_t axis) const { return info(op).out_size(axes[static_cast<size_t>(axis)]); }
+int64_t Problem::out_volume() const { return volume(*this, info(op).out_size); }
 int64_t Problem::multiply_adds() const {
+  if (op != Op::conv) return equivalent_conv(*this).multiply_adds();
   return batch * out_channels * in_channels_per_group() * kernel_volume() * out_volume();
 }
 
@@ -136,11 +158,11 @@ Shape Problem::data_shape() const {
   return shape_of(*this, batch, in_channels, [](const SpatialAxis &a) { return a.in; });
 }
 Shape Problem::weight_shape() const {
-  return shape_of(*this, out_channels, in_channels_per_group(), [](const SpatialAxis &a) { return a.kernel; });
+  const auto kernel = [](const SpatialAxis &a) { return a.kernel; };
+  if (info(op).weight_in_channels_first) return shape_of(*this, in_channels, out_channels_per_group(), kernel);
+  return shape_of(*this, out_channels, in_channels_per_group(), kernel);
 }
-Shape Problem::output_shape() const {
-  return shape_of(*this, batch, out_channels, [](const SpatialAxis &a) { return a.out(); });
-}
+Shape Problem::output_shape() const { return shape_of(*this, batch, out_channels, info(op).out_size); }
 
 std::optional<Problem> with_ndims(const Problem &problem, int64_t ndims) {
   if (ndims < 1 || ndims > max_ndims) return std::nullopt;
@@ -177,11 +199,18 @@ void validate(const Problem &p, int64_t max_elements) {
     throw InputError(fmt::format("groups {} does not divide in_channels {}", p.groups, p.in_channels));
   if (p.out_channels % p.groups != 0)
     throw InputError(fmt::format("groups {} does not divide out_channels {}", p.groups, p.out_channels));
+  validate_output_padding(p);
   const IntField &pad_begin = *find_int_field("pad_begin"), &pad_end = *find_int_field("pad_end");
   const IntField &in = *find_int_field("in_size");
   for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
     const SpatialAxis &axis = p.axes[static_cast<size_t>(a)];
-    if (axis.out() >= 1) continue;
+    if (p.out_size(a) >= 1) continue;
+    if (p.op != Op::conv)
+      throw InputError(fmt::format("output {} is empty: ({} {} - 1) * stride {} - {} {} - {} {} + dilation {} * "
+                                   "(kernel {} - 1) + output_padding {} + 1 < 1",
+                                   axis_words[a], in.label(a), axis.in, axis.stride, pad_begin.label(a),
+                                   axis.pad_begin, pad_end.label(a), axis.pad_end, axis.dilation, axis.kernel,
+                                   axis.output_padding));
     throw InputError(fmt::format("output {} is empty: {} {} + {} {} + {} {} < dilated kernel {} {}",
                                  axis_words[a], in.label(a), axis.in, pad_begin.label(a), axis.pad_begin,
                                  pad_end.label(a), axis.pad_end, axis_words[a], axis.dilated_kernel()));

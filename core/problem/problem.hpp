@@ -5,7 +5,9 @@
 //   padding). `ndims` (1, 2 or 3) says how many trailing axes are the problem's own; only those appear in shapes,
 //   descriptors and case files. Loops may run over all three: a unit axis changes neither a result nor the memory
 //   order of any tensor, so [N, C, W] and [N, C, 1, 1, W] are the same bytes.
-// - canonical shapes: data [N, C, spatial...], weight [K, C/G, kernel...], output [N, K, out...];
+// - canonical shapes: data [N, C, spatial...], output [N, K, out...]; the weight of a conv [K, C/G, kernel...], of a
+//   deconv [C, K/G, kernel...] (IOHW per group, PyTorch's); `in` is always the size of the op's own input, and the
+//   output size follows by the op's formula (core/problem/op.hpp);
 // - dilation 1 means none (oneDNN counts from 0, we do not);
 // - padding is given per axis at the beginning and at the end (top/bottom, left/right, front/back); either may
 //   be negative, which crops the input: out = (in + pad_begin + pad_end - dilation * (kernel - 1) - 1) / stride + 1
@@ -26,8 +28,9 @@
 
 namespace convcheck {
 
-/// The operation. conv is the only one today; deconv (conv_transpose) is planned as a role mapping onto it.
-enum class Op { conv };
+/// The operation: conv, or deconv (conv_transpose, PyTorch's ConvTranspose). Each is a row of core/problem/op.hpp:
+/// its size formula, its weight's channel order, and for each direction the conv direction it is computed as.
+enum class Op { conv, deconv };
 
 /// Data layouts of any rank: channels first (NCW, NCHW, NCDHW) or channels last (NWC, NHWC, NDHWC).
 enum class DataLayout { ncx, nxc };
@@ -56,9 +59,15 @@ using Shape = std::vector<int64_t>;
 /// One spatial axis.
 struct SpatialAxis {
   int64_t in = 1, kernel = 1, stride = 1, dilation = 1, pad_begin = 0, pad_end = 0;
+  /// A deconv's extra output at the end (PyTorch's output_padding); always 0 in a conv.
+  int64_t output_padding = 0;
 
-  /// The output size; 0 or less when the dilated kernel does not fit (an invalid problem).
+  /// The output size OF A CONV; 0 or less when the dilated kernel does not fit (an invalid problem). A problem's
+  /// output size on an axis, whatever its op, is Problem::out_size (the op's formula, core/problem/op.hpp).
   int64_t out() const;
+  /// The output size of a deconv (conv_transpose): (in - 1) * stride - pad_begin - pad_end + dilation *
+  /// (kernel - 1) + output_padding + 1 (PyTorch's ConvTranspose formula).
+  int64_t transposed_out() const;
   /// The extent of the dilated kernel: dilation * (kernel - 1) + 1.
   int64_t dilated_kernel() const { return dilation * (kernel - 1) + 1; }
   friend bool operator==(const SpatialAxis &, const SpatialAxis &) = default;
@@ -99,15 +108,18 @@ struct Problem {
   SpatialAxis &height() { return axes[1]; }
   SpatialAxis &width() { return axes[2]; }
 
+  /// The output size on axis `axis` (0..2) by the op's formula.
+  int64_t out_size(int64_t axis) const;
+
   /// Products over the three axes (unit axes count 1).
   int64_t in_volume() const;
   int64_t kernel_volume() const;
   int64_t out_volume() const;
-  /// Products summed by one direction: batch * out_channels * in_channels_per_group * kernel and output volumes
-  /// (each direction of a conv sums the same products, grouped differently).
+  /// Products summed by one direction: those of the equivalent conv (core/problem/op.hpp), batch * K * C/G *
+  /// kernel and output volumes (each direction of a conv sums the same products, grouped differently).
   int64_t multiply_adds() const;
 
-  /// Canonical shapes, rank 2 + ndims: [N, C, in...], [K, C/G, kernel...], [N, K, out...].
+  /// Canonical shapes, rank 2 + ndims: [N, C, in...], the weight by the op, [N, K, out...].
   Shape data_shape() const;
   Shape weight_shape() const;
   Shape output_shape() const;

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include "core/numerics/naive_loops.hpp"
+#include "core/problem/op.hpp"
 
 namespace convcheck {
 
-int64_t direction_multiply_adds(const Problem &problem) {
+int64_t direction_multiply_adds(const Problem &of_op) {
+  const Problem problem = equivalent_conv(of_op); // another op sums its equivalent conv's products
   // The forward sum of each output element has terms.at(z, y, x) products; summed over the spatial positions
   // that is the product of each axis's total.
   const TermCounts terms = term_counts(problem, Direction::output);
@@ -22,7 +24,7 @@ int64_t direction_multiply_adds(const Problem &problem) {
 std::string planned_out(const Strategy &strategy, const Case &conv_case) {
   if (!strategy.cost_planned) return "";
   // Padding taps included, an upper bound: most cases stop here without counting their taps.
-  const Problem &p = conv_case.problem;
+  const Problem p = equivalent_conv(conv_case.problem);
   int64_t at_most = p.batch * p.out_channels * p.in_channels_per_group();
   for (const SpatialAxis &axis : p.axes) at_most *= axis.out() * axis.kernel;
   if (3 * at_most <= cost_plan_full_limit) return "";

@@ -46,8 +46,12 @@ void fit_shape(Problem &p, const Support &support, uint64_t hash) {
   }
 }
 
-// The draw made to fit what can be fitted after it: formats, layouts, crops, kernels, strides and dilations.
+// The draw made to fit what can be fitted after it: the op (a support without conv but with deconv gets the drawn
+// conv's transpose, valid by construction), formats, layouts, crops, kernels, strides and dilations; what fitting
+// leaves invalid (a deconv's output padding past a stride made 1) is drawn again by the caller.
 Problem fitted(Problem p, const Support &support, uint64_t hash) {
+  if (p.op == Op::conv && !listed(support.ops, Op::conv) && listed(support.ops, Op::deconv))
+    p = transposed(p, mix64(hash ^ 2));
   if (!formats_fit(p.precision, support) && !support.dtypes.empty())
     p.precision = Precision::uniform(pick(support.dtypes, hash));
   if (!listed(support.data_layouts, p.data_layout) && !support.data_layouts.empty())

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/problem/op.hpp"
 
 namespace convcheck {
 
@@ -74,7 +75,9 @@ std::string Support::refusal(const Problem &p) const {
     return fmt::format("data layout {} is not supported", to_string(p.data_layout, p.ndims));
   if (!contains(weight_layouts, p.weight_layout))
     return fmt::format("weight layout {} is not supported", to_string(p.weight_layout, p.ndims));
-  const bool crop = std::any_of(p.axes.begin(), p.axes.end(),
+  // Crops of what is computed: a deconv's output padding is a crop of its equivalent conv (core/problem/op.hpp).
+  const Problem computed = p.op == Op::conv ? p : equivalent_conv(p);
+  const bool crop = std::any_of(computed.axes.begin(), computed.axes.end(),
                                 [](const SpatialAxis &a) { return a.pad_begin < 0 || a.pad_end < 0; });
   if (crop && !crops) return "negative padding (a crop) is not supported";
   const auto number = [](int64_t value) { return std::to_string(value); };

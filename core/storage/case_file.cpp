@@ -233,6 +233,7 @@ public:
   // The problem of a v1 file: a 2-D conv, its fields under their v1 names, one format for every tensor.
   void read_v1_fields(hid_t group, Problem &problem) const {
     for (const IntField &field : int_fields()) {
+      if (field.added_later) continue;
       if (!field.per_axis()) {
         field.set(problem, 0, int_attribute(group, "/config/", field.name));
         continue;
@@ -254,6 +255,7 @@ public:
     if (problem.ndims < 1 || problem.ndims > max_ndims)
       throw InputError(fmt::format("/config/ndims {} must be 1, 2 or 3", problem.ndims));
     for (const IntField &field : int_fields()) {
+      if (field.added_later && H5Aexists(group, field.name) <= 0) continue; // an older file: the neutral value
       if (!field.per_axis()) {
         field.set(problem, 0, int_attribute(group, "/config/", field.name));
         continue;
@@ -435,6 +437,7 @@ public:
 
   void write_v1_fields(hid_t config, const Problem &problem) const {
     for (const IntField &field : int_fields()) {
+      if (field.added_later) continue; // neutral in every problem v1 holds (fits_v1)
       if (!field.per_axis()) int_attribute(config, field.name, field.get(problem));
       else
         for (int64_t a = problem.first_axis(); a < max_ndims; ++a)

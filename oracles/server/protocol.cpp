@@ -54,6 +54,12 @@ json problem_json(const Problem &problem) {
       fields[field.name] = field.get(problem);
       continue;
     }
+    // A field added later (output_padding) only when it is not neutral, so a server written before it sees the
+    // frames it knows: it is offered only ops it declares, and a conv's is always neutral.
+    bool neutral = true;
+    for (int64_t axis = problem.first_axis(); axis < max_ndims; ++axis)
+      neutral = neutral && field.get(problem, axis) == field.neutral;
+    if (field.added_later && neutral) continue;
     json values = json::array();
     for (int64_t axis = problem.first_axis(); axis < max_ndims; ++axis) values.push_back(field.get(problem, axis));
     fields[field.name] = values;

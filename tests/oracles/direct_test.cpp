@@ -29,6 +29,9 @@ TEST(Direct, AgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE
 TEST(Direct, AgreesWithReferenceOnEdgeConfigsWithCrops) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("direct", 2, true); }
 TEST(Direct, AgreesWithReferenceOn1dEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("direct", 1, true); }
 TEST(Direct, AgreesWithReferenceOn3dEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("direct", 3, true); }
+TEST(Direct, AgreesWithReferenceOnDeconvEdgeConfigsOfEveryRank) {
+  for (int64_t ndims = 1; ndims <= 3; ++ndims) CONVCHECK_EXPECT_AGREES_ON_DECONV_EDGE_CONFIGS("direct", ndims, true);
+}
 
 TEST(Direct, SupportsEveryConfigAndDirection) {
   const Strategy *direct = find_strategy("direct");

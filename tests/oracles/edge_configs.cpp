@@ -4,6 +4,7 @@
 
 #include "core/numerics/case.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/problem/generators.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
@@ -76,6 +77,25 @@ std::vector<EdgeConfig> edge_configs(int64_t ndims, bool crops) {
   for (const EdgeConfig &shape : list)
     for (const char *variant : variants[static_cast<size_t>(ndims - 1)])
       configs.push_back({shape.name, shape.descriptor + variant});
+  return configs;
+}
+
+std::vector<EdgeConfig> deconv_edge_configs(int64_t ndims, bool crops) {
+  const std::vector<std::vector<EdgeConfig>> own = {
+      {{"deconv output padding with end padding", "mb2ic2iw5oc3kw3sw2pl1pr1opw1_deconv"},
+       {"deconv output padding below dilation", "mb1ic2iw4oc2kw2dlw3pr1opw2_deconv"}},
+      {{"deconv output padding with end padding", "g2mb2ic4ih5iw4oc2kh3kw3sh2sw3pt1pb1pl0pr2oph1opw2_deconv"},
+       {"deconv output padding below dilation", "mb1ic2ih3iw4oc2kh2kw2dlh3dlw2pb1pr1oph2opw1_deconv"}},
+      {{"deconv output padding with end padding",
+        "mb1ic2id3ih3iw4oc2kd2kh3kw2sd2sh2sw2pbk1pb1pr1opd1oph1opw1_deconv"}},
+  };
+  std::vector<EdgeConfig> configs;
+  uint64_t pick = 0;
+  for (const EdgeConfig &edge : edge_configs(ndims, crops)) {
+    const Problem deconv = transposed(parse_descriptor(edge.descriptor), pick++);
+    if (is_valid(deconv)) configs.push_back({"deconv of " + edge.name, format_descriptor(deconv)});
+  }
+  for (const EdgeConfig &edge : own[static_cast<size_t>(ndims - 1)]) configs.push_back(edge);
   return configs;
 }
 

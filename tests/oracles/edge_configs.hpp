@@ -22,6 +22,12 @@ struct EdgeConfig {
 /// every layout pair of the rank and both formats. With `crops`, also negative padding (crops) of that rank.
 std::vector<EdgeConfig> edge_configs(int64_t ndims = 2, bool crops = false);
 
+/// The deconv edge configs of one rank: the transpose of every edge config above (core/problem/generators.hpp's
+/// `transposed`: output_padding the remainder the conv's stride drops, or another allowed one), plus deconvs with
+/// output_padding where end padding lets taps reach its rows, and with output_padding below a dilation larger
+/// than the stride.
+std::vector<EdgeConfig> deconv_edge_configs(int64_t ndims = 2, bool crops = false);
+
 /// Runs `strategy` on every direction of the config and returns the failures (empty: agreed). A direction the
 /// strategy declares unsupported is a failure unless `allow_skips`.
 std::vector<std::string> disagreements(const std::string &strategy, const std::string &descriptor, FillMode fill,
@@ -31,6 +37,15 @@ std::vector<std::string> disagreements(const std::string &strategy, const std::s
 bool fails_somewhere(const std::string &strategy, const std::string &descriptor, FillMode fill);
 
 } // namespace convcheck::testing
+
+/// The same on the deconv edge configs.
+#define CONVCHECK_EXPECT_AGREES_ON_DECONV_EDGE_CONFIGS(strategy, ...)                                            \
+  for (const auto &edge : ::convcheck::testing::deconv_edge_configs(__VA_ARGS__))                               \
+    for (auto fill : {::convcheck::FillMode::exact, ::convcheck::FillMode::normal}) {                           \
+      const auto problems = ::convcheck::testing::disagreements(strategy, edge.descriptor, fill);               \
+      EXPECT_TRUE(problems.empty()) << edge.name << " " << edge.descriptor << " " << ::convcheck::to_string(fill) \
+                                    << ": " << (problems.empty() ? "" : problems.front());                      \
+    }
 
 /// Asserts that strategy agrees with the reference on every edge config in both fills; optional arguments are
 /// edge_configs' (rank, crops).

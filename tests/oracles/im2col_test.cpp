@@ -10,6 +10,9 @@ TEST(Im2col, AgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE
 TEST(Im2col, AgreesWithReferenceOnEdgeConfigsWithCrops) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("im2col", 2, true); }
 TEST(Im2col, AgreesWithReferenceOn1dEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("im2col", 1, true); }
 TEST(Im2col, AgreesWithReferenceOn3dEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("im2col", 3, true); }
+TEST(Im2col, AgreesWithReferenceOnDeconvEdgeConfigsOfEveryRank) {
+  for (int64_t ndims = 1; ndims <= 3; ++ndims) CONVCHECK_EXPECT_AGREES_ON_DECONV_EDGE_CONFIGS("im2col", ndims, true);
+}
 
 TEST(Im2col, SupportsEveryEdgeConfigAndDirection) {
   const Strategy *im2col = find_strategy("im2col");

@@ -23,6 +23,10 @@ TEST(LayoutNative, NhwcHwioAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_
 TEST(LayoutNative, NhwcOhwiAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("nhwc_ohwi"); }
 TEST(LayoutNative, NchwHwioAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("nchw_hwio"); }
 TEST(LayoutNative, CaseLayoutAgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("layout"); }
+TEST(LayoutNative, EveryLayoutStrategyAgreesOnDeconvEdgeConfigsOfEveryRank) {
+  for (const char *strategy : {"nhwc_hwio", "nhwc_ohwi", "nchw_hwio", "layout"})
+    for (int64_t ndims = 1; ndims <= 3; ++ndims) CONVCHECK_EXPECT_AGREES_ON_DECONV_EDGE_CONFIGS(strategy, ndims, true);
+}
 
 // Every rank, crops included: the strategies keep their 2-D names and run the same kind of layout in each rank.
 class LayoutNativeRanks : public ::testing::TestWithParam<std::string> {};

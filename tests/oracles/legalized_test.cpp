@@ -142,6 +142,9 @@ TEST(Legalized, AgreesWithReferenceOnRank2EdgeConfigsWithCrops) {
 TEST(Legalized, AgreesWithReferenceOnRank3EdgeConfigsWithCrops) {
   CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("legalized", 3, true);
 }
+TEST(Legalized, AgreesWithReferenceOnDeconvEdgeConfigsOfEveryRank) {
+  for (int64_t ndims = 1; ndims <= 3; ++ndims) CONVCHECK_EXPECT_AGREES_ON_DECONV_EDGE_CONFIGS("legalized", ndims, true);
+}
 
 // A crop past the input from one side, padding from the other: out = (4 - 5 + 2 - 1) / 1 + 1 = 1 position, which
 // reads nothing. Every direction must still come out at the canonical shape (all zeros).

@@ -8,6 +8,19 @@ TEST(Naive, AgreesWithReferenceOnEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_
 TEST(Naive, AgreesWithReferenceOnEdgeConfigsWithCrops) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("naive", 2, true); }
 TEST(Naive, AgreesWithReferenceOn1dEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("naive", 1, true); }
 TEST(Naive, AgreesWithReferenceOn3dEdgeConfigs) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("naive", 3, true); }
+TEST(Naive, AgreesWithReferenceOnDeconvEdgeConfigsOfEveryRank) {
+  for (int64_t ndims = 1; ndims <= 3; ++ndims) CONVCHECK_EXPECT_AGREES_ON_DECONV_EDGE_CONFIGS("naive", ndims, true);
+}
+
+// The injected deconv bugs show on their smallest triggers and not where they are invisible.
+TEST(DeconvBugs, FailOnlyWhereTheyShow) {
+  EXPECT_TRUE(testing::fails_somewhere("deconv_outpad_zero", "mb1ic1iw2oc1kw2sw2pr1opw1_deconv", FillMode::exact));
+  EXPECT_FALSE(testing::fails_somewhere("deconv_outpad_zero", "mb1ic1iw2oc1kw2sw2opw1_deconv", FillMode::exact));
+  EXPECT_TRUE(testing::fails_somewhere("deconv_weight_oihw", "mb1ic2iw2oc2kw1_deconv", FillMode::exact));
+  EXPECT_FALSE(testing::fails_somewhere("deconv_weight_oihw", "g2mb1ic2iw3oc4kw2_deconv", FillMode::exact));
+  EXPECT_TRUE(testing::fails_somewhere("deconv_groups_ignored", "g2mb1ic2iw2oc2kw1_deconv", FillMode::exact));
+  EXPECT_FALSE(testing::fails_somewhere("deconv_groups_ignored", "mb1ic3iw4oc2kw2sw2_deconv", FillMode::exact));
+}
 
 TEST(PadOrder, FailsWhenBottomAndLeftPaddingDiffer) {
   EXPECT_TRUE(testing::fails_somewhere("pad_order", "mb1ic1ih1iw1oc1kh1kw1pl1", FillMode::exact));

@@ -211,7 +211,7 @@ TEST_F(CaseFileTest, RejectsEveryMalformedV2Class) {
        "in_height -5 must be >= 1"},
       {[](hid_t f) { replace_int_array_attribute(f, "/config", "pad_end", {0, 0, -3}); },
        "output width is empty: in_width 3 + pad_left -1 + pad_right -3 < dilated kernel width 2"},
-      {[](hid_t f) { replace_fixed_string_attribute(f, "/config", "op", "deconv"); }, "/config/op 'deconv' is not conv"},
+      {[](hid_t f) { replace_fixed_string_attribute(f, "/config", "op", "transpose"); }, "/config/op 'transpose' is not conv or deconv"},
       {[](hid_t f) { replace_fixed_string_attribute(f, "/config", "data_layout", "NCHW"); },
        "/config/data_layout 'NCHW' is not NCDHW or NDHWC"},
       {[](hid_t f) { replace_fixed_string_attribute(f, "/config", "acc_dtype", "bf8"); },
@@ -389,6 +389,41 @@ TEST_F(CaseFileTest, RejectsLowPrecisionDatasetsTheirFormatContradicts) {
       [](hid_t f) { replace_fixed_string_attribute(f, "/config", "src_dtype", "bfloat8"); }, descriptor);
   EXPECT_EQ(error_of(unknown), "case file " + unknown +
                                    ": /config/src_dtype 'bfloat8' is not float32, float64, bfloat16 or float16");
+}
+
+// A deconv keeps its op and output_padding (an array attribute like every per-axis field), and its tensors under
+// the deconv's own shapes (weight [C_in, C_out/G, k...]).
+TEST_F(CaseFileTest, RoundTripsADeconvWithOutputPadding) {
+  const std::string file = path("deconv.h5");
+  const CaseFile original{make_case(parse_descriptor("g2mb2ic4ih5iw6oc6kh3kw2sh2sw3oph1opw2_deconv"), FillMode::exact,
+                                    5, 9),
+                          {}, {}};
+  write_case_file(file, original);
+  const CaseFile read = read_case_file(file);
+  EXPECT_EQ(read.conv_case.problem, original.conv_case.problem);
+  EXPECT_EQ(read.conv_case[Role::weight].shape(), (Shape{4, 3, 3, 2}));
+  const hid_t handle = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t config = H5Gopen2(handle, "config", H5P_DEFAULT);
+  EXPECT_GT(H5Aexists(config, "output_padding"), 0);
+  H5Gclose(config);
+  H5Fclose(handle);
+}
+
+// v2 files written by main before output_padding existed (tests/core/storage/v2/, from `convcheck check ...
+// --inject group_interleave` at d36fb9e) read with the neutral value: a field added later never makes a stored
+// file unreadable.
+TEST(CaseFileVersions, V2FilesFromBeforeOutputPaddingReadAsConvsWithNone) {
+  const std::string directory = std::string(CONVCHECK_SOURCE_DIR) + "/tests/core/storage/v2/";
+  const CaseFile one = read_case_file(directory + "main-d36fb9e-1d-grouped.h5");
+  EXPECT_EQ(format_descriptor(one.conv_case.problem), "g2mb2ic4iw7oc4kw3pl1");
+  const CaseFile three = read_case_file(directory + "main-d36fb9e-3d-crop.h5");
+  EXPECT_EQ(format_descriptor(three.conv_case.problem), "g2mb1ic4id3ih4iw5oc2kd2kh2kw3sw2pr-1");
+  for (const CaseFile *file : {&one, &three}) {
+    EXPECT_EQ(file->conv_case.problem.op, Op::conv);
+    for (const SpatialAxis &axis : file->conv_case.problem.axes) EXPECT_EQ(axis.output_padding, 0);
+    ASSERT_TRUE(file->finding.has_value());
+    EXPECT_EQ(file->finding->strategy, "group_interleave");
+  }
 }
 
 } // namespace
