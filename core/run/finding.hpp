@@ -3,6 +3,7 @@
 // then write that case, with every strategy's results, as a case file named after what it shows.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct Failure {
   Problem config;      // the failing case's problem
   std::string problem; // what went wrong, one line
   FailureKind kind = FailureKind::mismatch;
+  /// The ISA cap the failing case ran under, when it was not drawn from (seed, case index): a case file's own
+  /// (`shrink` keeps it, core/run/isa_cap.hpp); unset, every case made from the failure draws it again.
+  std::optional<std::string> isa_cap = std::nullopt;
 };
 
 struct SavedFinding {
