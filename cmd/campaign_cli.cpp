@@ -12,6 +12,8 @@
 
 #include "cmd/exit_codes.hpp"
 #include "core/input_error.hpp"
+#include "core/numerics/fill.hpp"
+#include "core/problem/precision_table.hpp"
 #include "core/run/focus.hpp"
 #include "reports/html_report.hpp"
 #include "reports/json_report.hpp"
@@ -21,6 +23,47 @@
 namespace convcheck {
 
 namespace {
+
+// The precision rows every outside implementation of the run (--external, --external-server, --plugin) is offered,
+// or none when the run has no outside implementation. A campaign checking someone's implementation draws only the
+// combinations it takes: drawing others would run the built-in strategies alone on them.
+std::vector<const PrecisionRow *> offered_to_outside(const RunOptions &run, const std::vector<Strategy> &all) {
+  const size_t built_in = select_strategies(run.strategies, run.inject).size();
+  std::vector<const PrecisionRow *> offered;
+  if (all.size() == built_in) return offered;
+  for (const PrecisionRow &row : precision_table()) {
+    bool everywhere = true;
+    for (size_t i = built_in; i < all.size(); ++i) {
+      const Support &s = all[i].supports;
+      const auto single = row.precision.single();
+      everywhere = everywhere && (single ? std::find(s.dtypes.begin(), s.dtypes.end(), *single) != s.dtypes.end()
+                                         : std::find(s.precisions.begin(), s.precisions.end(), row.precision) !=
+                                               s.precisions.end());
+    }
+    if (everywhere) offered.push_back(&row);
+  }
+  return offered;
+}
+
+// Case `index` with its precision redrawn among `offered` (by their fuzz weights) when it is not one of them.
+Problem within(Problem problem, const std::vector<const PrecisionRow *> &offered, uint64_t seed, uint64_t index) {
+  if (offered.empty()) return problem;
+  int total = 0;
+  for (const PrecisionRow *row : offered) {
+    if (row->precision == problem.precision) return problem;
+    total += row->fuzz_weight;
+  }
+  auto pick = static_cast<int>(mix64(mix64(seed ^ 0x707265636973ULL) ^ index) % static_cast<uint64_t>(total));
+  for (const PrecisionRow *row : offered) {
+    if (pick < row->fuzz_weight) {
+      problem.precision = row->precision;
+      break;
+    }
+    pick -= row->fuzz_weight;
+  }
+  return problem;
+}
+
 
 // Set by SIGINT/SIGTERM; the campaign polls it between chunks, so a nightly run that is told to stop still
 // finishes the cases in flight, saves its findings and writes its reports.
@@ -107,8 +150,15 @@ void CampaignCli::finish(const po::variables_map &map) {
   identity.version = CONVCHECK_VERSION;
 }
 
-int CampaignCli::run_and_report(const CaseSource &source) const {
+int CampaignCli::run_and_report(const CaseSource &drawn, bool offer_outside_precisions) const {
   const std::vector<Strategy> strategies = run.selected();
+  CaseSource source = drawn;
+  if (offer_outside_precisions) {
+    const std::vector<const PrecisionRow *> offered = offered_to_outside(run, strategies);
+    source.config_at = [config_at = drawn.config_at, offered, seed = campaign.seed](uint64_t index) {
+      return within(config_at(index), offered, seed, index);
+    };
+  }
   const bool terminal = isatty(STDERR_FILENO) != 0;
   CaseSource focused = source;
   if (!focus.empty()) focused.config_at = focused_source(strategies, focus, campaign.seed, generated);

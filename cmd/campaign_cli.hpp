@@ -33,8 +33,10 @@ struct CampaignCli {
   /// Checks the values and completes `campaign`; throws InputError naming a bad one.
   void finish(const po::variables_map &map);
   /// Runs over `source`, prints the summary (progress on a terminal), writes reports; returns the exit code: 2
-  /// (after the reports) when a strategy the user named was judged on no case, with one line for each.
-  int run_and_report(const CaseSource &source) const;
+  /// (after the reports) when a strategy the user named was judged on no case, with one line for each. With
+  /// offer_outside_precisions (fuzz), a drawn case whose precision some --external, --external-server or --plugin
+  /// implementation is not offered gets one it is (docs/external.md).
+  int run_and_report(const CaseSource &source, bool offer_outside_precisions = false) const;
 };
 
 /// `status`, or exit_bad_input after one error line on stderr for each strategy the user named that was judged on

@@ -33,12 +33,25 @@ std::string strip_comment(const std::string &line) {
 // Parses one entry in `format`; nullopt when benchdnn says to skip it, or when a line of a batch file is valid but
 // has a tensor over the element cap (both logged with `where`): a list such as benchdnn's shapes_3d runs its other
 // lines. Any other invalid entry is an error.
+// `precision` holds what the last benchdnn --dt/--cfg line of a batch file set (applied to the lines after it).
 std::optional<Problem> parse_entry(const std::string &entry, const std::string &format, const std::string &where,
-                                      int64_t max_elements) {
+                                   int64_t max_elements, BenchdnnPrecision &precision) {
   std::optional<Problem> problem;
   try {
     if (format == "benchdnn") {
-      const BenchdnnLine line = parse_benchdnn_line(entry);
+      BenchdnnLine line = parse_benchdnn_line(entry);
+      if (line.precision) {
+        precision = *line.precision;
+        if (!precision.refusal.empty())
+          spdlog::warn("{}the descriptors after it are skipped: {}", where.empty() ? "" : where + ": ",
+                       precision.refusal);
+        return std::nullopt;
+      }
+      if (line.problem && !precision.refusal.empty()) {
+        spdlog::warn("{}skipped: {}", where.empty() ? "" : where + ": ", precision.refusal);
+        return std::nullopt;
+      }
+      if (line.problem && precision.precision) line.problem->precision = *precision.precision;
       if (!line.problem) {
         if (!line.skip_reason.empty())
           spdlog::warn("{}skipped: {}", where.empty() ? "" : where + ": ", line.skip_reason);
@@ -79,9 +92,10 @@ void read_batch(const std::string &path, const std::string &format, int64_t max_
   in.clear();
   in.seekg(0);
   int64_t number = 0;
+  BenchdnnPrecision precision; // benchdnn's default: f32 (until a --dt or --cfg line)
   for (std::string line; std::getline(in, line);) {
     ++number;
-    if (auto config = parse_entry(line, format, fmt::format("{}:{}", path, number), max_elements))
+    if (auto config = parse_entry(line, format, fmt::format("{}:{}", path, number), max_elements, precision))
       configs.push_back(*config);
   }
   if (in.bad()) throw InputError(fmt::format("cannot read batch file {}", path));
@@ -110,8 +124,9 @@ int check_command(const std::vector<std::string> &args) {
     throw InputError(fmt::format("format '{}' is not native or benchdnn", format));
   cli.finish(map);
   std::vector<Problem> configs;
+  BenchdnnPrecision precision; // descriptors on the command line are read like the lines of one batch
   for (const std::string &descriptor : descriptors)
-    if (auto config = parse_entry(descriptor, format, "", cli.run.max_elements))
+    if (auto config = parse_entry(descriptor, format, "", cli.run.max_elements, precision))
       configs.push_back(*config);
   for (const std::string &batch : batches) read_batch(batch, format, cli.run.max_elements, configs);
   if (configs.empty()) throw InputError("check has no config to run (give descriptors or --batch FILE)");

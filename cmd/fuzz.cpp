@@ -15,6 +15,7 @@
 
 namespace convcheck {
 
+
 namespace {
 
 // "I/N" with 0 <= I < N.
@@ -67,7 +68,8 @@ int fuzz_command(const std::vector<std::string> &args) {
   };
   return cli.run_and_report({std::max<int64_t>(in_shard, 0),
                              [seed](uint64_t index) { return generate_problem(seed, index); },
-                             static_cast<uint64_t>(shard_index), static_cast<uint64_t>(shard_count)});
+                             static_cast<uint64_t>(shard_index), static_cast<uint64_t>(shard_count)},
+                            /*offer_outside_precisions=*/true);
 }
 
 } // namespace convcheck

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/problem/precision_table.hpp"
 #include "core/problem/spelling.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
@@ -19,6 +20,14 @@ namespace {
 // "1-D,2-D" from a declared list.
 template <class T, class Spell> std::string listing(const std::vector<T> &items, Spell spell) {
   return joined(items, ",", spell, "-");
+}
+
+// The names of the mixed rows of the precision table among `precisions` ("bf16_f32acc,f16_f32acc"), "-" for none.
+std::string combinations(const std::vector<Precision> &precisions) {
+  return listing(precisions, [](const Precision &p) {
+    const PrecisionRow *row = find_precision_row(p);
+    return row != nullptr ? std::string(row->name) : precision_words(p);
+  });
 }
 
 // The ISA caps oneDNN runs cases under on this host (core/run/isa_cap.hpp), each with its share of a campaign's
@@ -48,24 +57,27 @@ int strategies_command(const std::vector<std::string> &args) {
   }
   // The support table: what each strategy declares (core/run/strategy.hpp); a problem outside it is skipped with
   // the reason, never computed.
-  fmt::print("{:<26} {:<9} {:<5} {:<12} {:<9} {}\n", "name", "kind", "ops", "ranks", "formats", "crops");
+  fmt::print("{:<26} {:<9} {:<5} {:<12} {:<9} {:<5} {}\n", "name", "kind", "ops", "ranks", "formats", "crops",
+             "combinations");
   for (const Strategy *strategy : registered_strategies())
-    fmt::print("{:<26} {:<9} {:<5} {:<12} {:<9} {}\n", strategy->name,
+    fmt::print("{:<26} {:<9} {:<5} {:<12} {:<9} {:<5} {}\n", strategy->name,
                strategy->injected ? "inject" : strategy->in_default_set ? "strategy" : "optional",
                listing(strategy->supports.ops, [](Op op) { return to_string(op); }),
                listing(strategy->supports.ranks, [](int64_t rank) { return fmt::format("{}-D", rank); }),
                listing(strategy->supports.dtypes, [](DType dtype) { return info(dtype).word; }),
-               strategy->supports.crops ? "yes" : "no");
+               strategy->supports.crops ? "yes" : "no", combinations(strategy->supports.precisions));
   for (const UnbuiltStrategy &unbuilt : unbuilt_strategies())
     fmt::print("{:<26} {:<9} not built: {}\n", unbuilt.name, "absent", unbuilt.reason);
   fmt::print("\n");
   for (const Strategy *strategy : registered_strategies()) fmt::print("{}: {}\n", strategy->name, strategy->description);
   print_isa_caps();
   fmt::print("\nranks: spatial dimensions; formats: problems whose tensors and accumulation share one of them; crops:\n"
-             "negative padding. Every strategy computes output, grad_data and grad_weight unless its description says\n"
-             "otherwise; problems outside a strategy's support are reported as skipped with the reason. Kinds: strategy\n"
-             "(runs by default); optional (runs when named in --strategies, or with --strategies all); absent (not in\n"
-             "this build, with the reason); inject (a deliberately broken variant: --inject NAME).\n");
+             "negative padding; combinations: the mixed rows of the precision table it computes besides (src:weight:dst:acc\n"
+             "in the descriptor: bf16_f32acc is bf16:bf16:bf16:f32, bf16_to_f32 bf16:bf16:f32:f32). Every strategy computes\n"
+             "output, grad_data and grad_weight unless its description says otherwise; problems outside a strategy's\n"
+             "support are reported as skipped with the reason. Kinds: strategy (runs by default); optional (runs when\n"
+             "named in --strategies, or with --strategies all); absent (not in this build, with the reason); inject (a\n"
+             "deliberately broken variant: --inject NAME).\n");
   return exit_agreed;
 }
 

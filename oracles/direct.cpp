@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/tensor/index_span.hpp"
+#include "core/problem/precision_table.hpp"
 #include "core/run/strategy.hpp"
 
 namespace convcheck {
@@ -355,11 +356,14 @@ const Registration registration{{
     .name = "direct",
     .description = "dedicated direct loops per direction (gathering grad_data, direct wgrad) in the case dtype, "
                    "taps outer and channels inner; ranks 1-3 and crops, all directions",
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .precisions = mixed_precisions(), .crops = true},
     .run =
         [](const Case &c, Direction direction) {
-          return c.problem.precision.acc == DType::float32 ? direct_typed<float>(c, direction)
-                                                  : direct_typed<double>(c, direction);
+          return in_accumulation_format(c, direction, [](const Case &widened, Direction d) {
+            return with_compute_type(widened.problem.precision.acc,
+                                     [&](auto zero) { return direct_typed<decltype(zero)>(widened, d); });
+          });
         },
     .cost_planned = true, // scalar loops: at size a share of cases (core/run/cost_plan.hpp)
 }};

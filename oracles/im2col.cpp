@@ -33,6 +33,7 @@
 #include <fmt/format.h>
 
 #include "core/numerics/blas_threads.hpp"
+#include "core/problem/precision_table.hpp"
 #include "core/tensor/index_span.hpp"
 #include "core/run/strategy.hpp"
 
@@ -249,14 +250,21 @@ std::string unsupported_workspace(const Problem &config, Direction) {
 
 const Registration registration{{
     .name = "im2col",
-    .description = "im2col/col2im per batch item and group with OpenBLAS GEMMs in the case dtype; all directions, "
-                   "ranks 1-3 and crops, configs whose column buffer fits the tensor cap",
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .description = "im2col/col2im per batch item and group with OpenBLAS GEMMs in the accumulation format (bf16/f16 "
+                   "inputs widened to float32); all directions, ranks 1-3 and crops, configs whose column buffer "
+                   "fits the tensor cap",
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .precisions = mixed_precisions(), .crops = true},
     .unsupported = unsupported_workspace,
+    // bfloat16 and float16 inputs go to sgemm widened, not to OpenBLAS's cblas_sbgemm: OpenBLAS has no float16
+    // GEMM, so widening is the one path for both formats, and it computes exactly what the strategy means (stored
+    // values, float32 accumulation, one rounding at the end). sbgemm would be another implementation under test.
     .run =
         [](const Case &c, Direction direction) {
-          return c.problem.precision.acc == DType::float32 ? im2col_typed<float>(c, direction)
-                                                  : im2col_typed<double>(c, direction);
+          return in_accumulation_format(c, direction, [](const Case &widened, Direction d) {
+            return with_compute_type(widened.problem.precision.acc,
+                                     [&](auto zero) { return im2col_typed<decltype(zero)>(widened, d); });
+          });
         },
 }};
 

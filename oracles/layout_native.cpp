@@ -29,6 +29,7 @@
 #include <fmt/format.h>
 
 #include "core/numerics/naive_loops.hpp"
+#include "core/problem/precision_table.hpp"
 #include "core/run/strategy.hpp"
 #include "core/tensor/index_span.hpp"
 #include "core/tensor/layout.hpp"
@@ -296,6 +297,7 @@ template <class Layout> std::string every_rank(Layout layout) {
 const Support every_rank_support{.ops = {Op::conv},
                                  .ranks = {1, 2, 3},
                                  .dtypes = {DType::float32, DType::float64},
+                                 .precisions = mixed_precisions(),
                                  .crops = true};
 
 Strategy converted(const char *name, DataLayout data_layout, WeightLayout weight_layout) {
@@ -333,6 +335,15 @@ const Registration case_layouts{{
 } // namespace
 
 Tensor held_layout_result(const Problem &config, const HeldInputs &inputs, Direction direction) {
+  if (!config.precision.single()) { // stored values widened to the accumulation format, the result rounded once
+    const DType acc = config.precision.acc;
+    const auto widen = [acc](const Tensor &t) { return t.empty() || t.dtype() == acc ? t.clone() : t.cast(acc); };
+    Problem uniform = config;
+    uniform.precision = Precision::uniform(acc);
+    const HeldInputs widened{inputs.data_layout, inputs.weight_layout, widen(inputs.data), widen(inputs.weight),
+                             widen(inputs.grad_output)};
+    return held_layout_result(uniform, widened, direction).cast(result_dtype(config, direction));
+  }
   const Shape canonical = result_shape(config, direction);
   const Shape shape = direction == Direction::grad_weight ? weight_shape_in(canonical, inputs.weight_layout)
                                                           : data_shape_in(canonical, inputs.data_layout);
@@ -343,8 +354,9 @@ Tensor held_layout_result(const Problem &config, const HeldInputs &inputs, Direc
          inputs.weight.shape() == weight_shape_in(config.weight_shape(), inputs.weight_layout));
   assert(direction == Direction::output ||
          inputs.grad_output.shape() == data_shape_in(config.output_shape(), inputs.data_layout));
-  return config.precision.acc == DType::float32 ? held_result_typed<float>(config, inputs, direction, shape)
-                                        : held_result_typed<double>(config, inputs, direction, shape);
+  return with_compute_type(config.precision.acc, [&](auto zero) {
+    return held_result_typed<decltype(zero)>(config, inputs, direction, shape);
+  });
 }
 
 Tensor layout_converted_result(const Case &conv_case, Direction direction, DataLayout data_layout,

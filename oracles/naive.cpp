@@ -1,9 +1,11 @@
-// `naive`: the reference definition (core/numerics/naive_loops.hpp) accumulated in the case dtype rather than double, so
-// it rounds like a straightforward float32 implementation and exercises the diff against the double reference.
+// `naive`: the reference definition (core/numerics/naive_loops.hpp) accumulated in the accumulation format rather than
+// double, so it rounds like a straightforward float32 implementation and exercises the diff against the double
+// reference. Stored inputs are widened to the accumulation format and the result rounded once to its own format.
 
 #include "oracles/naive.hpp"
 
 #include "core/numerics/naive_loops.hpp"
+#include "core/problem/precision_table.hpp"
 #include "core/run/strategy.hpp"
 
 namespace convcheck {
@@ -45,7 +47,8 @@ template <class T> Tensor naive_typed(const Problem &config, const Case &c, Dire
 const Registration registration{{
     .name = "naive",
     .description = "direct definition loops accumulating in the case dtype; all configs, all directions",
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .precisions = mixed_precisions(), .crops = true},
     .run = [](const Case &c, Direction direction) { return naive_result(c.problem, c, direction); },
     // The definition's own loop order, kept on purpose: at size it costs several times the reference
     // (docs/performance.md), so large cases run it on a share (core/run/cost_plan.hpp).
@@ -55,8 +58,12 @@ const Registration registration{{
 } // namespace
 
 Tensor naive_result(const Problem &config, const Case &conv_case, Direction direction) {
-  return config.precision.acc == DType::float32 ? naive_typed<float>(config, conv_case, direction)
-                                        : naive_typed<double>(config, conv_case, direction);
+  if (!config.precision.single()) {
+    const Case widened = widened_to_accumulation(conv_case);
+    return naive_result(widened.problem, widened, direction).cast(result_dtype(config, direction));
+  }
+  return with_compute_type(config.precision.acc,
+                           [&](auto zero) { return naive_typed<decltype(zero)>(config, conv_case, direction); });
 }
 
 } // namespace convcheck

@@ -117,7 +117,7 @@ Tensor run_direction(LoadedPlugin &loaded, const Case &c, Direction direction) {
   // NaN first: an element the plugin does not write is a finding, not whatever the allocator left there.
   Tensor canonical_result = Tensor::uninitialized(result_dtype(problem, direction), result_shape(problem, direction));
   visit_typed(canonical_result, [&](auto *data) {
-    std::fill(data, data + canonical_result.size(), std::numeric_limits<std::remove_pointer_t<decltype(data)>>::quiet_NaN());
+    std::fill(data, data + canonical_result.size(), round_to<std::remove_pointer_t<decltype(data)>>(NAN));
   });
   AbiTensor result(canonical_result, what.produces, layout_of(problem, what.produces));
   char message[512] = "";

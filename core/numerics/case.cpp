@@ -8,4 +8,12 @@ Case make_case(const Problem &problem, FillMode fill, uint64_t seed, uint64_t ca
   return c;
 }
 
+Case widened_to_accumulation(const Case &c) {
+  const DType acc = c.problem.precision.acc;
+  Case widened{c.problem, {}, c.seed, c.case_index, c.fill};
+  widened.problem.precision = Precision::uniform(acc);
+  for (Role role : input_roles) widened[role] = c[role].dtype() == acc ? c[role].clone() : c[role].cast(acc);
+  return widened;
+}
+
 } // namespace convcheck

@@ -32,4 +32,17 @@ struct Case {
 /// Builds the inputs of case `case_index` of a campaign; `fill` may be mixed (resolved here).
 Case make_case(const Problem &problem, FillMode fill, uint64_t seed, uint64_t case_index);
 
+/// The same case with every input widened to the accumulation format (exact: a wider format holds every value of
+/// a narrower one) and the problem's formats all the accumulation format.
+Case widened_to_accumulation(const Case &c);
+
+/// What a strategy that computes in one format does on any precision: read the stored values, accumulate in the
+/// accumulation format (compute(widened case, direction) returns its result in that format), round once to the
+/// result's format. A case whose formats are all one goes to compute as it is.
+template <class Compute> Tensor in_accumulation_format(const Case &c, Direction direction, Compute &&compute) {
+  if (c.problem.precision.single()) return compute(c, direction);
+  const Case widened = widened_to_accumulation(c);
+  return compute(widened, direction).cast(result_dtype(c.problem, direction));
+}
+
 } // namespace convcheck

@@ -118,15 +118,12 @@ bool shapes_differ(const Tensor &got, const Tensor &expected, Diff &diff) {
 Diff compare(const Tensor &got, const Tensor &expected, const std::vector<double> &bound) {
   Diff diff;
   if (shapes_differ(got, expected, diff)) return diff;
-  auto with_got = [&](const auto *want) {
-    auto run = [&](const auto *values) {
+  // Any stored format against any: both widen exactly to double (bfloat16 and float16 through float).
+  visit_typed(expected, [&](const auto *want) {
+    visit_typed(got, [&](const auto *values) {
       if (!scan_within_bound(values, want, expected, bound, diff)) scan(values, want, expected, bound, diff);
-    };
-    if (got.dtype() == DType::float32) run(got.data<float>());
-    else run(got.data<double>());
-  };
-  if (expected.dtype() == DType::float64) with_got(expected.data<double>());
-  else with_got(expected.data<float>());
+    });
+  });
   diff.ok = diff.mismatches == 0;
   if (!diff.ok && diff.mismatches > 1) diff.problem += fmt::format(" ({} elements out of bound)", diff.mismatches);
   return diff;

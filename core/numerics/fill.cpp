@@ -108,13 +108,13 @@ int64_t exact_fill_magnitude(const Problem &p) {
       p.out_channels_per_group() * p.kernel_volume(),
       p.batch * p.out_volume(),
   }));
+  // Partial sums live in the accumulation format, so its exact range is the limit; the stored formats bound only
+  // the values drawn (a result past a narrow destination's exact range is rounded once, which the bound allows).
+  // A destination with a small range (float16's 65504) must hold the results too, or they round to infinity.
   const Precision &f = p.precision;
-  double limit = 0, largest = 0;
-  for (DType dtype : {f.src, f.weight, f.dst, f.acc}) {
-    limit = limit == 0 ? info(dtype).exact_sum_limit : std::min(limit, info(dtype).exact_sum_limit);
-    largest = largest == 0 ? static_cast<double>(info(dtype).max_exact_fill)
-                           : std::min(largest, static_cast<double>(info(dtype).max_exact_fill));
-  }
+  const double limit = std::min(info(f.acc).exact_sum_limit, info(f.dst).largest_finite);
+  double largest = static_cast<double>(info(f.src).max_exact_fill);
+  for (DType dtype : {f.weight, f.dst}) largest = std::min(largest, static_cast<double>(info(dtype).max_exact_fill));
   const double magnitude = std::floor(std::sqrt(limit / terms));
   return static_cast<int64_t>(std::clamp(magnitude, 1.0, largest));
 }
@@ -138,11 +138,11 @@ Tensor fill_values(DType dtype, const Shape &shape, FillMode mode, uint64_t seed
   visit_typed(tensor, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     if (resolved == FillMode::exact) {
-      for (int64_t i = 0; i < count; ++i) out[i] = static_cast<T>(exact_value(mix64(key ^ static_cast<uint64_t>(i))));
+      for (int64_t i = 0; i < count; ++i) out[i] = round_to<T>(static_cast<double>(exact_value(mix64(key ^ static_cast<uint64_t>(i)))));
       return;
     }
     for (int64_t i = 0; i < count; ++i)
-      out[i] = static_cast<T>(standard_normal(mix64(key ^ static_cast<uint64_t>(i))));
+      out[i] = round_to<T>(standard_normal(mix64(key ^ static_cast<uint64_t>(i))));
   });
   return tensor;
 }

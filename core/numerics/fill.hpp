@@ -6,9 +6,9 @@
 // Fill modes:
 // - normal: standard normal floats, rounded to the tensor's format;
 // - exact:  small non-zero integers in [-m, m], m chosen from the problem so that every sum of |products| stays
-//           below the smallest exact_sum_limit of its formats (2^24 for float32; benchdnn's idea). Then any
-//           summation order is exact and strategies must agree bit for bit (the tolerance sees integer inputs and
-//           drops its bound to zero);
+//           below the accumulation format's exact_sum_limit (2^24 for float32; benchdnn's idea). Then any
+//           summation order is exact and strategies must agree bit for bit after the one rounding to the result's
+//           format (the tolerance sees integer inputs and drops its bound to that rounding);
 // - mixed:  a case-dependent choice between the two.
 
 #include <cstdint>

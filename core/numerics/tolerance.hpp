@@ -1,20 +1,26 @@
 #pragma once
-// The error bound of one result element, from what the reference saw while computing it.
+// The error bound of one result element, from what the reference saw while computing it. The derivation and its
+// limits are in docs/bound.md; in short, for an element whose exact value is x, summing n products a_i*b_i:
 //
-// A correct implementation accumulates a sum of `terms` products of the same inputs in the accumulation format
-// (unit roundoff u_acc: 2^-24 for float32, 2^-53 for float64), in any order or tree, with any FMA contraction, and
-// stores it in the result's format (u_store). Each of the terms additions and the final store rounds once, by
-// at most u = max(u_acc, u_store), so Higham (Accuracy and Stability of Numerical Algorithms, 2nd ed., section
-// 3.1) bounds the error by gamma_{terms+1}(u) * sum|a_i*b_i| with gamma_k(u) = k*u / (1 - k*u). We add the double
-// reference's own gamma, an underflow allowance (each product may lose the format's smallest subnormal), and
-// multiply by a safety factor c = 2. No correct summation order can exceed this; a missing or extra tap of
-// typical size exceeds it unless thousands of terms are summed. Every number comes from the dtype table
-// (core/problem/dtype.hpp).
+//   bound = c * ( store(x)                                   rounding once to the destination format
+//               + gamma_{n+1}(u_acc) * S                     the accumulation, S = sum|a_i*b_i|
+//               + gamma_{n+1}(2^-53) * S                     the double reference's own error
+//               + (n+1) * eta_acc )                          underflow in the accumulation format
 //
-// When every input involved is an integer and sum|a_i*b_i| is at most the exact_sum_limit of both formats
-// (2^24 for float32), every partial sum is an exactly representable integer, so every order reaches the exact
-// result: the bound is zero.
+// with gamma_k(u) = k*u / (1 - k*u) (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., section 3.1),
+// store(x) = u_dst * (|x| + gamma_{n+1}(u_acc) * S) + eta_dst / 2 when the destination format is narrower than the
+// accumulation format (half an ulp of the accumulated value, or half the subnormal spacing eta_dst near zero) and 0
+// when they are the same, and a safety factor c = 2. Inputs are exactly representable in their storage formats
+// (the fill makes them so), so reading them loses nothing. The storage and accumulation terms are kept apart
+// (benchdnn compares against the reference rounded to the output type, never with one max of both): a bfloat16
+// destination allows its 2^-8 once, not per term, and a float32 accumulation keeps its own 2^-24 per term, so a
+// bfloat16 or float16 accumulation (2^-8 or 2^-11 per term) exceeds the bound on long enough reductions.
+//
+// When every input is an integer and S is at most the accumulation format's exact_sum_limit (2^24 for float32),
+// every partial sum is an exactly representable integer, so every order reaches x exactly: the bound is the one
+// rounding to the destination, |round_dst(x) - x| (zero when x fits the destination).
 
+#include <cmath>
 #include <cstdint>
 
 #include "core/problem/dtype.hpp"
@@ -24,8 +30,10 @@ namespace convcheck {
 /// The safety factor c above.
 inline constexpr double tolerance_safety_factor = 2.0;
 
-/// The largest |got - reference| a correct implementation can produce for one element, accumulating in `acc`
-/// and storing in `store`.
+/// The largest |got - reference| a correct implementation can produce for one element whose exact value is
+/// `value`, accumulating in `acc` and storing in `store`.
+double error_bound(double abs_sum, int64_t terms, double value, DType acc, DType store, bool integer_inputs);
+/// The same when only |value| <= abs_sum is known.
 double error_bound(double abs_sum, int64_t terms, DType acc, DType store, bool integer_inputs);
 /// The same with one format for both.
 inline double error_bound(double abs_sum, int64_t terms, DType dtype, bool integer_inputs) {
@@ -37,21 +45,27 @@ inline double error_bound(double abs_sum, int64_t terms, DType dtype, bool integ
 class ErrorBound {
 public:
   ErrorBound(DType acc, DType store, bool integer_inputs);
-  double operator()(double abs_sum, int64_t terms) {
-    if (integer_inputs_ && abs_sum <= exact_limit_) return 0.0;
+  double operator()(double abs_sum, int64_t terms, double value) {
+    if (integer_inputs_ && abs_sum <= exact_limit_) return exact_storage(value);
     if (terms != cached_terms_) cache(terms);
-    return tolerance_safety_factor * (relative_ * abs_sum + underflow_);
+    const double accumulated = accumulation_ * abs_sum;
+    const double stored = narrowing_ ? store_roundoff_ * (std::abs(value) + accumulated) + store_spacing_ / 2 : 0.0;
+    return tolerance_safety_factor * (stored + accumulated + reference_ * abs_sum + underflow_);
   }
 
 private:
   void cache(int64_t terms);
+  double exact_storage(double value) const;
 
+  DType store_;
   bool integer_inputs_;
-  double exact_limit_;
-  double unit_roundoff_;      // the larger of the two formats'
-  double smallest_subnormal_; // the larger of the two formats'
+  bool narrowing_;        // the destination format is narrower than the accumulation format
+  double exact_limit_;    // the accumulation format's exact_sum_limit
+  double store_roundoff_; // u of the destination format
+  double store_spacing_;  // the destination format's subnormal spacing
+  double acc_roundoff_, acc_subnormal_;
   int64_t cached_terms_ = -1;
-  double relative_ = 0, underflow_ = 0; // for cached_terms_
+  double accumulation_ = 0, reference_ = 0, underflow_ = 0; // for cached_terms_
 };
 
 } // namespace convcheck

@@ -186,6 +186,10 @@ BenchdnnLine parse_benchdnn_line(const std::string &line) {
   BenchdnnLine result;
   const std::string text = strip_comment_and_blanks(line);
   if (text.empty()) return result;
+  if (text.find_first_of(" \t") == std::string::npos) {
+    result.precision = parse_benchdnn_precision(text);
+    if (result.precision) return result;
+  }
   if (text.front() == '-') {
     // Options change what follows them (--mb overrides every later mb, --dir the direction, --batch includes a
     // file); convcheck applies none of them, so the line is reported rather than half-honoured.

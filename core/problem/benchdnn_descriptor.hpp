@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 
+#include "core/problem/benchdnn_precision.hpp"
 #include "core/problem/problem.hpp"
 
 namespace convcheck {
@@ -39,6 +40,8 @@ struct BenchdnnLine {
   std::string skip_reason;         // set when the line is an option line `--...`; empty (and no problem) for a
                                    // blank or comment-only line
   std::string name;                // the n"..." name if any
+  /// set when the line is one `--dt=` or `--cfg=` option: the formats of the descriptor lines after it
+  std::optional<BenchdnnPrecision> precision;
 };
 
 /// Parses one line (comments after '#' and surrounding blanks removed first). Throws InputError (core/input_error.hpp)

@@ -1,5 +1,7 @@
 #include "core/problem/coverage.hpp"
 
+#include "core/problem/precision_table.hpp"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -51,8 +53,9 @@ std::vector<Corner> make_corners() {
       {"batch 1", [](const Problem &p) { return p.batch == 1; }},
       {"batch > 1", [](const Problem &p) { return p.batch > 1; }},
   };
-  for (const DTypeInfo &row : dtype_table())
-    list.push_back({row.name, [dtype = row.dtype](const Problem &p) { return p.precision.src == dtype; }});
+  for (const PrecisionRow &row : precision_table())
+    list.push_back({fmt::format("precision {}", row.name),
+                    [precision = row.precision](const Problem &p) { return p.precision == precision; }});
   for (DataLayout data : {DataLayout::ncx, DataLayout::nxc})
     for (WeightLayout weight : {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi})
       list.push_back({to_string(data, 2) + " + " + to_string(weight, 2), [data, weight](const Problem &p) {

@@ -1,5 +1,7 @@
 #include "core/problem/descriptor.hpp"
 
+#include "core/problem/precision_table.hpp"
+
 #include <cctype>
 #include <map>
 #include <optional>
@@ -40,8 +42,7 @@ void append_key(std::string &text, const IntField &field, const Problem &p, int6
 
 std::string format_precision(const Precision &precision) {
   if (const auto single = precision.single()) return *single == DType::float32 ? "" : info(*single).word;
-  return fmt::format("{}:{}:{}:{}", info(precision.src).word, info(precision.weight).word, info(precision.dst).word,
-                     info(precision.acc).word);
+  return precision_words(precision);
 }
 
 // The words after the keys, applied once the rank is known. False when `word` is none of them.

@@ -13,9 +13,12 @@ namespace convcheck {
 namespace {
 
 // In DType order.
-constexpr std::array<DTypeInfo, 2> rows{{
-    {DType::float32, "float32", "f32", 0x1.0p-24, 0x1.0p-126, 0x1.0p-149, 0x1.0p24, 32, 4, 7},
-    {DType::float64, "float64", "f64", 0x1.0p-53, 0x1.0p-1022, 0x1.0p-1074, 0x1.0p53, 64, 4, 1},
+// The generator draws formats as combinations (core/problem/precision_table.hpp), not one by one.
+constexpr std::array<DTypeInfo, 4> rows{{
+    {DType::float32, "float32", "f32", 0x1.0p-24, 0x1.0p-126, 0x1.0p-149, 0x1.0p24, 32, 4, 0x1.fffffep127, true},
+    {DType::float64, "float64", "f64", 0x1.0p-53, 0x1.0p-1022, 0x1.0p-1074, 0x1.0p53, 64, 4, 0x1.fffffffffffffp1023, true},
+    {DType::bfloat16, "bfloat16", "bf16", 0x1.0p-8, 0x1.0p-126, 0x1.0p-133, 0x1.0p8, 32, 256, 0x1.fep127, false},
+    {DType::float16, "float16", "f16", 0x1.0p-11, 0x1.0p-14, 0x1.0p-24, 0x1.0p11, 16, 2048, 65504.0, false},
 }};
 
 } // namespace

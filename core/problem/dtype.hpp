@@ -1,7 +1,7 @@
 #pragma once
 // Number formats, one row each in dtype_table(): everything that depends on a format (the error bound, the fill,
 // case files, descriptors, strategies' support) reads its row instead of switching on the format. Adding a
-// format is adding a row here and, where it is held in memory differently, a storage type in core/tensor/.
+// format is adding a row here, its storage type in core/tensor/ and one case in core/tensor/element.hpp's dispatch.
 
 #include <cstdint>
 #include <span>
@@ -9,7 +9,8 @@
 
 namespace convcheck {
 
-enum class DType { float32, float64 };
+/// The order is the order of the table (and of stored statistics): new formats go last.
+enum class DType { float32, float64, bfloat16, float16 };
 
 struct DTypeInfo {
   DType dtype;
@@ -20,9 +21,12 @@ struct DTypeInfo {
   double smallest_subnormal; ///< what one product may lose to underflow
   double exact_sum_limit; ///< the largest integer up to which every integer is representable (2^24): integer
                           ///< sums of |products| up to it are exact in any order
-  int file_bits;          ///< stored in case files as the IEEE little-endian binary float of this width
-  int64_t max_exact_fill; ///< the largest magnitude exact fill draws for this format (core/numerics/fill.hpp)
-  int fuzz_weight;        ///< how often the generator picks it as a problem's format, relative to the other rows
+  int file_bits;          ///< stored in case files as the IEEE little-endian binary float of this width, which holds
+                          ///< every value exactly (bfloat16 as binary32: numpy, hence h5py, has no bfloat16)
+  int64_t max_exact_fill; ///< the largest magnitude exact fill draws for this format (core/numerics/fill.hpp): for
+                          ///< bfloat16 and float16 their whole exact integer range, so that sums leave it
+  double largest_finite;  ///< 65504 for float16
+  bool accumulates;       ///< usable as the accumulation format (bfloat16 and float16 are storage formats only)
 };
 
 /// Every format, in a fixed order (the order of DType).

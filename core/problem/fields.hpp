@@ -78,7 +78,7 @@ struct WordField {
   void (*set)(Problem &, const std::string &text, const std::string &what);
   bool shrinks; ///< shrinking resets it to its default (layouts), or leaves it (the op and the formats)
   /// The spellings the generator draws from, uniformly, for a rank; null for the formats, which the generator
-  /// draws together as one precision weighted by the dtype table's fuzz_weight.
+  /// draws together as one row of the precision table (core/problem/precision_table.hpp).
   std::vector<std::string> (*fuzz_values)(int64_t ndims);
 };
 

@@ -1,5 +1,7 @@
 #include "core/problem/generators.hpp"
 
+#include "core/problem/precision_table.hpp"
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -163,10 +165,11 @@ rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims, const SeamDraw 
   std::vector<std::pair<const WordField *, rc::Gen<std::string>>> words;
   for (const WordField &field : word_fields())
     if (field.fuzz_values != nullptr) words.emplace_back(&field, rc::gen::elementOf(field.fuzz_values(ndims)));
-  std::vector<std::pair<size_t, rc::Gen<DType>>> formats;
-  for (const DTypeInfo &row : dtype_table())
-    if (row.fuzz_weight > 0) formats.emplace_back(static_cast<size_t>(row.fuzz_weight), rc::gen::just(row.dtype));
-  const rc::Gen<DType> format = weighted(std::move(formats));
+  std::vector<std::pair<size_t, rc::Gen<Precision>>> precisions;
+  for (const PrecisionRow &row : precision_table())
+    if (row.fuzz_weight > 0)
+      precisions.emplace_back(static_cast<size_t>(row.fuzz_weight), rc::gen::just(row.precision));
+  const rc::Gen<Precision> precision = weighted(std::move(precisions));
   const rc::Gen<GroupKind> group_kind =
       rc::gen::weightedElement<GroupKind>({{4, GroupKind::dense}, {3, GroupKind::grouped}, {2, GroupKind::depthwise}});
   const GroupKind seam_kind = seam == nullptr ? GroupKind::any : seam->group_kind;
@@ -201,7 +204,7 @@ rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims, const SeamDraw 
       axis = fit(axis);
     }
     for (const auto &[field, values] : words) field->set(p, *values, field->name);
-    p.precision = Precision::uniform(*format);
+    p.precision = *precision;
     trim(p, budget, kept);
     return p;
   });

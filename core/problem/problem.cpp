@@ -170,6 +170,9 @@ void validate(const Problem &p, int64_t max_elements) {
       if (value > max_extent || value < -max_extent)
         throw InputError(fmt::format("{} {} exceeds the limit {}", field.label(a), value, max_extent));
     }
+  if (!info(p.precision.acc).accumulates)
+    throw InputError(fmt::format("acc_dtype {} is a storage format only: sums accumulate in float32 or float64",
+                                 to_string(p.precision.acc)));
   if (p.in_channels % p.groups != 0)
     throw InputError(fmt::format("groups {} does not divide in_channels {}", p.groups, p.in_channels));
   if (p.out_channels % p.groups != 0)

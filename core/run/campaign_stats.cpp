@@ -1,5 +1,7 @@
 #include "core/run/campaign_stats.hpp"
 
+#include "core/problem/precision_table.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <functional>
@@ -45,10 +47,17 @@ size_t batch_bin(int64_t batch) {
   return batch <= 8 ? 4 : 5;
 }
 
-std::vector<std::string> dtype_names() {
+// The precision mix: one bin per row of the precision table, and one for a descriptor's combination outside it.
+std::vector<std::string> precision_names() {
   std::vector<std::string> names;
-  for (const DTypeInfo &row : dtype_table()) names.push_back(row.name);
+  for (const PrecisionRow &row : precision_table()) names.push_back(row.name);
+  names.push_back("other");
   return names;
+}
+
+size_t precision_bin(const Precision &precision) {
+  const PrecisionRow *row = find_precision_row(precision);
+  return row == nullptr ? precision_table().size() : static_cast<size_t>(row - precision_table().data());
 }
 
 // A grid's shape and labels together with where a config falls in it.
@@ -102,9 +111,9 @@ std::vector<GridSpec> make_specs() {
                 [](const Problem &c) {
                   return std::pair{static_cast<size_t>(c.data_layout), static_cast<size_t>(c.weight_layout)};
                 }),
-      make_spec("dtype", "dtype", "", "type", {""}, dtype_names(),
+      make_spec("dtype", "precision (src:weight:dst:acc)", "", "combination", {""}, precision_names(),
                 [](const Problem &c) {
-                  return std::pair{size_t{0}, static_cast<size_t>(c.precision.src)};
+                  return std::pair{size_t{0}, precision_bin(c.precision)};
                 }),
   };
 }

@@ -21,6 +21,7 @@ template <class T> T pick(const std::vector<T> &items, uint64_t hash) { return i
 
 // Whether the formats of `precision` are inside `support`: one listed format, or a mix of listed ones.
 bool formats_fit(const Precision &precision, const Support &support) {
+  if (listed(support.precisions, precision)) return true; // a row of the precision table it declares
   if (const std::optional<DType> single = precision.single()) return listed(support.dtypes, *single);
   if (!support.mixed_formats) return false;
   for (DType dtype : {precision.src, precision.weight, precision.dst, precision.acc})

@@ -1,6 +1,8 @@
 #include "core/problem/spelling.hpp"
 #include "core/run/strategy.hpp"
 
+#include "core/problem/precision_table.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <memory>
@@ -53,17 +55,21 @@ std::string Support::refusal(const Problem &p) const {
                        listing(ranks, [](int64_t rank) { return std::to_string(rank); }));
   const std::optional<DType> single = p.precision.single();
   auto dtype_names = [&] { return listing(dtypes, [](DType dtype) { return to_string(dtype); }); };
-  const auto mixed = [&] {
-    return fmt::format("mixed formats {}:{}:{}:{}", to_string(p.precision.src), to_string(p.precision.weight),
-                       to_string(p.precision.dst), to_string(p.precision.acc));
-  };
-  if (!single && !mixed_formats) return fmt::format("{} are not supported (one of: {})", mixed(), dtype_names());
-  if (!single)
-    for (DType dtype : {p.precision.src, p.precision.weight, p.precision.dst, p.precision.acc})
-      if (!contains(dtypes, dtype))
-        return fmt::format("{}: {} is not supported (formats: {})", mixed(), to_string(dtype), dtype_names());
-  if (single && !contains(dtypes, *single))
-    return fmt::format("{} is not supported (formats: {})", to_string(*single), dtype_names());
+  if (!contains(precisions, p.precision)) {
+    const auto mixed = [&] {
+      return fmt::format("mixed formats {}:{}:{}:{}", to_string(p.precision.src), to_string(p.precision.weight),
+                         to_string(p.precision.dst), to_string(p.precision.acc));
+    };
+    if (!single && !mixed_formats)
+      return fmt::format("{} are not supported (one of: {}{})", mixed(), dtype_names(),
+                         precisions.empty() ? "" : ", " + listing(precisions, precision_words));
+    if (!single)
+      for (DType dtype : {p.precision.src, p.precision.weight, p.precision.dst, p.precision.acc})
+        if (!contains(dtypes, dtype))
+          return fmt::format("{}: {} is not supported (formats: {})", mixed(), to_string(dtype), dtype_names());
+    if (single && !contains(dtypes, *single))
+      return fmt::format("{} is not supported (formats: {})", to_string(*single), dtype_names());
+  }
   if (!contains(data_layouts, p.data_layout))
     return fmt::format("data layout {} is not supported", to_string(p.data_layout, p.ndims));
   if (!contains(weight_layouts, p.weight_layout))

@@ -48,6 +48,9 @@ struct Support {
   std::vector<Op> ops;
   std::vector<int64_t> ranks;  ///< spatial dimensions
   std::vector<DType> dtypes;   ///< problems whose tensors and accumulation all use one of these formats
+  /// and these combinations of formats besides (rows of core/problem/precision_table.hpp: bf16 storage with f32
+  /// accumulation, say). A combination listed nowhere is skipped with the reason.
+  std::vector<Precision> precisions = {};
   /// Also problems mixing formats, each of them listed in `dtypes`: what an outside implementation declaring the
   /// formats gets (oracles/support/declared_support.hpp); a built-in strategy computes one format at a time.
   bool mixed_formats = false;

@@ -34,9 +34,31 @@ bool fits_v1(const Problem &problem) {
   return true;
 }
 
-// The HDF5 file and memory types of a format, from its row in the dtype table.
-hid_t file_type(DType dtype) { return info(dtype).file_bits == 32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE; }
-hid_t memory_type(DType dtype) { return info(dtype).file_bits == 32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE; }
+// A format's values are stored as the IEEE little-endian binary float of its row's file_bits, which holds each of
+// them exactly and which h5py reads as numpy's float16, float32 or float64 (bfloat16, which numpy lacks, as float32).
+// binary16 is built like h5py's own IEEE_F16LE (h5py/h5t.pyx): float32's layout with 5 exponent and 10 mantissa
+// bits in 2 bytes. Values travel through double in memory: HDF5 converts exactly both ways, since each is
+// representable in both.
+Hdf5Handle file_type(DType dtype) {
+  if (info(dtype).file_bits == 64) return Hdf5Handle(H5Tcopy(H5T_IEEE_F64LE), H5Tclose);
+  Hdf5Handle type(H5Tcopy(H5T_IEEE_F32LE), H5Tclose);
+  if (info(dtype).file_bits == 16 && type.valid()) {
+    if (H5Tset_fields(type.get(), 15, 10, 5, 0, 10) < 0 || H5Tset_size(type.get(), 2) < 0 ||
+        H5Tset_ebias(type.get(), 15) < 0)
+      return Hdf5Handle(-1, H5Tclose);
+  }
+  return type;
+}
+
+// Whether a dataset's float type is the one `dtype` is stored as: its width, and for 16 bits binary16's fields.
+bool stored_as(hid_t type, DType dtype) {
+  if (H5Tget_size(type) * 8 != static_cast<size_t>(info(dtype).file_bits)) return false;
+  if (info(dtype).file_bits != 16) return true;
+  size_t sign = 0, exponent_position = 0, exponent_size = 0, mantissa_position = 0, mantissa_size = 0;
+  return H5Tget_fields(type, &sign, &exponent_position, &exponent_size, &mantissa_position, &mantissa_size) >= 0 &&
+         sign == 15 && exponent_position == 10 && exponent_size == 5 && mantissa_position == 0 &&
+         mantissa_size == 10 && H5Tget_ebias(type) == 15;
+}
 
 // Debian's libhdf5 is not built thread-safe; every use of it in convcheck goes through this lock.
 std::mutex &hdf5_mutex() {
@@ -181,12 +203,30 @@ public:
     for (hsize_t dim : dims) count *= static_cast<double>(dim);
     if (count > static_cast<double>(max_elements_))
       fail(fmt::format("dataset {} has {} elements, more than the limit {}", full, count, max_elements_));
-    Tensor tensor(dtype, shape);
-    const hid_t memory = memory_type(dtype);
-    const herr_t status = visit_typed(tensor, [&](auto *out) {
-      return tensor.size() == 0 ? herr_t{0} : H5Dread(dataset.get(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, out);
-    });
-    if (status < 0) fail(fmt::format("dataset {} cannot be read (truncated?)", full));
+    // A recorded result (no expected shape) is kept in whatever format it was written in, for the diff to judge,
+    // as its shape is; an input must be in its format's type.
+    if (expected == nullptr && !stored_as(type.get(), dtype))
+      for (const DTypeInfo &row : dtype_table())
+        if (stored_as(type.get(), row.dtype)) {
+          dtype = row.dtype;
+          break;
+        }
+    // A narrower float type than the format's own (an h5py user's float16 inputs of a float32 case) holds only
+    // values the format holds; a wider one contradicts the format.
+    if (!stored_as(type.get(), dtype) && H5Tget_size(type.get()) * 8 >= static_cast<size_t>(info(dtype).file_bits))
+      fail(fmt::format("dataset {} holds {}-bit floats, but {} is stored as {}-bit IEEE floats", full,
+                       H5Tget_size(type.get()) * 8, to_string(dtype), info(dtype).file_bits));
+    std::vector<double> values(static_cast<size_t>(count));
+    if (!values.empty() && H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+      fail(fmt::format("dataset {} cannot be read (truncated?)", full));
+    Tensor tensor = Tensor::uninitialized(dtype, shape);
+    for (int64_t i = 0; i < tensor.size(); ++i) {
+      const double value = values[static_cast<size_t>(i)];
+      if (value == value && rounded_to(dtype, value) != value) // NaN is representable in every format
+        fail(fmt::format("dataset {} element {} holds {}, which is not representable in {}", full, i, value,
+                         to_string(dtype)));
+      tensor.set(i, value);
+    }
     return tensor;
   }
 
@@ -375,13 +415,13 @@ public:
   void dataset(hid_t parent, const char *name, const Tensor &tensor) const {
     std::vector<hsize_t> dims(tensor.shape().begin(), tensor.shape().end());
     Hdf5Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
-    Hdf5Handle dataset = checked(Hdf5Handle(H5Dcreate2(parent, name, file_type(tensor.dtype()), space.get(),
-                                                       H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                                            H5Dclose),
-                                 name);
+    Hdf5Handle type = checked(file_type(tensor.dtype()), name);
+    Hdf5Handle dataset = checked(
+        Hdf5Handle(H5Dcreate2(parent, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose),
+        name);
     if (tensor.size() == 0) return;
-    const void *data = visit_typed(tensor, [](const auto *values) { return static_cast<const void *>(values); });
-    check(H5Dwrite(dataset.get(), memory_type(tensor.dtype()), H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
+    const Tensor values = tensor.cast(DType::float64);
+    check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data<double>()), name);
   }
 
   void int_array_attribute(hid_t object, const char *name, const std::vector<int64_t> &values) const {

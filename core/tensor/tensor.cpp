@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -17,39 +18,33 @@ int64_t element_count(const Shape &shape) {
 std::string format_shape(const Shape &shape) { return fmt::format("[{}]", fmt::join(shape, ", ")); }
 
 Tensor::Tensor(DType dtype, Shape shape) : Tensor(uninitialized(dtype, std::move(shape))) {
-  // All-zero bytes are +0.0 in IEEE float and double.
-  // An empty buffer's pointer may be null, which memset must not be given even for 0 bytes (UBSan).
-  if (size_ > 0)
-    visit_typed(*this, [this](auto *values) { std::memset(values, 0, static_cast<size_t>(size_) * sizeof(*values)); });
+  // All-zero bytes are +0.0 in every format. An empty buffer's pointer may be null, which memset must not be given
+  // even for 0 bytes (UBSan).
+  if (!bytes_.empty()) std::memset(bytes_.data(), 0, bytes_.size());
 }
 
-Tensor::Tensor(const Tensor &other) : shape_(other.shape_), size_(other.size_) {
-  std::visit(
-      [this](const auto &in) {
-        std::decay_t<decltype(in)> out(in.size());
-        if (!in.empty()) std::memcpy(out.data(), in.data(), in.size() * sizeof(in[0]));
-        storage_ = std::move(out);
-      },
-      other.storage_);
+Tensor::Tensor(const Tensor &other)
+    : dtype_(other.dtype_), shape_(other.shape_), size_(other.size_), bytes_(other.bytes_.size()) {
+  if (!bytes_.empty()) std::memcpy(bytes_.data(), other.bytes_.data(), bytes_.size());
 }
 
 Tensor Tensor::uninitialized(DType dtype, Shape shape) {
   Tensor tensor;
+  tensor.dtype_ = dtype;
   tensor.shape_ = std::move(shape);
   tensor.size_ = element_count(tensor.shape_);
-  const auto count = static_cast<size_t>(tensor.size_);
-  if (dtype == DType::float32) tensor.storage_ = Buffer<float>(count);
-  else tensor.storage_ = Buffer<double>(count);
+  tensor.bytes_ = Buffer<std::byte>(static_cast<size_t>(tensor.size_) * element_size(dtype));
   return tensor;
 }
 
 Tensor Tensor::cast(DType dtype) const {
   Tensor result = uninitialized(dtype, shape_);
-  std::visit(
-      [&result](const auto &in) {
-        visit_typed(result, [&in](auto *out) { std::copy(in.begin(), in.end(), out); }); // converts per element
-      },
-      storage_);
+  visit_typed(*this, [&](const auto *in) {
+    visit_typed(result, [&](auto *out) {
+      using Out = std::remove_pointer_t<decltype(out)>;
+      for (int64_t i = 0; i < size_; ++i) out[i] = round_to<Out>(static_cast<double>(in[i]));
+    });
+  });
   return result;
 }
 

@@ -18,8 +18,9 @@ constexpr int64_t unrolled = 5;
 void drop_columns(const Problem &p, Tensor &weight) {
   const int64_t width = p.width().kernel;
   visit_typed(weight, [&](auto *values) {
+    using T = std::remove_pointer_t<decltype(values)>;
     for (int64_t row = 0; row < weight.size() / width; ++row)
-      std::fill(values + row * width + unrolled, values + (row + 1) * width, 0);
+      std::fill(values + row * width + unrolled, values + (row + 1) * width, T{});
   });
 }
 

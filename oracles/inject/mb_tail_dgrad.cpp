@@ -16,7 +16,9 @@ Tensor run(const Case &c, Direction direction) {
   const int64_t batch = c.problem.batch;
   if (direction != Direction::grad_data || batch <= 2 || batch % 2 == 0) return result;
   const int64_t image = result.size() / batch;
-  visit_typed(result, [&](auto *values) { std::fill_n(values + (batch - 1) * image, image, 0); });
+  visit_typed(result, [&](auto *values) {
+    std::fill_n(values + (batch - 1) * image, image, std::remove_pointer_t<decltype(values)>{});
+  });
   return result;
 }
 

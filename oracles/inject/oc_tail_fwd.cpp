@@ -21,10 +21,11 @@ Tensor forward_without_tail(const Case &c) {
   if (per_group <= block || full == per_group) return output;
   const int64_t spatial = p.out_volume();
   visit_typed(output, [&](auto *values) {
+    using T = std::remove_pointer_t<decltype(values)>;
     for (int64_t n = 0; n < p.batch; ++n)
       for (int64_t k = 0; k < p.out_channels; ++k)
         if (k % per_group >= full)
-          std::fill_n(values + (n * p.out_channels + k) * spatial, spatial, 0);
+          std::fill_n(values + (n * p.out_channels + k) * spatial, spatial, T{});
   });
   return output;
 }

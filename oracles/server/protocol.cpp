@@ -70,9 +70,9 @@ Tensor read_tensor(const json &entry, const std::string &payload, size_t &offset
   std::string names;
   for (const DTypeInfo &row : dtype_table()) {
     if (dtype_name == row.name) named = row.dtype;
-    names += (names.empty() ? "" : " or ") + std::string(row.name);
+    names += (names.empty() ? "" : ", ") + std::string(row.name);
   }
-  if (!named) throw InputError(fmt::format("sent a result of dtype '{}', not {}", dtype_name, names));
+  if (!named) throw InputError(fmt::format("sent a result of dtype '{}', not one of {}", dtype_name, names));
   const DType dtype = *named;
   const auto shape = member<Shape>(entry, "shape", "a list of sizes");
   int64_t elements = 1;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/input_error.hpp"
+#include "core/problem/precision_table.hpp"
 
 namespace convcheck {
 
@@ -48,11 +49,34 @@ std::string family_name(WeightLayout layout) {
   return "?";
 }
 
+// What a server or plugin that declares no format list is offered: float32 and float64 problems. A format added to
+// convcheck later is offered only to those that name it.
 Support full_support() {
+  // No format list: float32 and float64, alone or mixed; bfloat16 and float16 must be declared.
   Support support{.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {}, .mixed_formats = true, .crops = true};
-  for (const DTypeInfo &row : dtype_table()) support.dtypes.push_back(row.dtype);
+  for (const PrecisionRow &row : classic_precisions())
+    if (const auto single = row.precision.single()) support.dtypes.push_back(*single);
   return support;
 }
+
+namespace {
+
+// The low-precision combinations of the precision table whose four formats are all among `formats` (a server
+// declaring float32 and bfloat16 computes bfloat16 storage with float32 sums). float32 storage with float64 sums is
+// not offered: an implementation that declared float32 and float64 before this table existed may well sum float32
+// tensors in float32, which that row's bound rightly fails.
+std::vector<Precision> combinations_of(const std::vector<DType> &formats) {
+  std::vector<Precision> combinations;
+  const auto declared = [&](DType dtype) { return std::find(formats.begin(), formats.end(), dtype) != formats.end(); };
+  for (const PrecisionRow &row : precision_table()) {
+    const Precision &p = row.precision;
+    if (row.low_precision && declared(p.src) && declared(p.weight) && declared(p.dst) && declared(p.acc))
+      combinations.push_back(p);
+  }
+  return combinations;
+}
+
+} // namespace
 
 Support declared_support(const DeclaredSupport &declared) {
   const Support all = full_support();
@@ -64,11 +88,16 @@ Support declared_support(const DeclaredSupport &declared) {
       return std::nullopt;
     }
   });
-  support.dtypes = known(declared.dtypes, all.dtypes, [](const std::string &name) -> std::optional<DType> {
-    for (const DTypeInfo &row : dtype_table())
-      if (name == row.name) return row.dtype;
-    return std::nullopt;
-  });
+  if (declared.dtypes) {
+    std::vector<DType> formats = known(declared.dtypes, std::vector<DType>{}, [](const std::string &name) -> std::optional<DType> {
+      for (const DTypeInfo &row : dtype_table())
+        if (name == row.name) return row.dtype;
+      return std::nullopt;
+    });
+    support.precisions = combinations_of(formats);
+    std::erase_if(formats, [](DType dtype) { return !info(dtype).accumulates; }); // no problem is all bf16
+    support.dtypes = std::move(formats);
+  }
   support.data_layouts = known(declared.data_layouts, all.data_layouts,
                                [](const std::string &name) { return family_named(data_families, name); });
   support.weight_layouts = known(declared.weight_layouts, all.weight_layouts,

@@ -65,7 +65,7 @@ Tensor gather(const Tensor &tensor, const AxisOffsets &tables) {
   for (const auto &table : tables) shape.push_back(static_cast<int64_t>(table.size()));
   Tensor result(tensor.dtype(), shape);
   if (result.size() == 0) return result;
-  visit_typed(result, [&](auto *out) {
+  visit_computed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     gather_rows(tensor.data<T>(), out, tables);
   });
@@ -116,7 +116,7 @@ Tensor sum_axis(const Tensor &tensor, int axis) {
   shape.erase(shape.begin() + axis);
   Tensor result(tensor.dtype(), shape);
   const int64_t outer = inner == 0 ? 0 : result.size() / inner;
-  visit_typed(result, [&](auto *out) {
+  visit_computed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     const T *in = tensor.data<T>();
     for (int64_t o = 0; o < outer; ++o)
@@ -177,7 +177,7 @@ Tensor concatenate(const std::vector<Tensor> &parts, int axis) {
   }
   Tensor result(parts.front().dtype(), shape);
   const int64_t outer = element_count(Shape(shape.begin(), shape.begin() + axis));
-  visit_typed(result, [&](auto *out) {
+  visit_computed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     // Row-major: each outer index holds the parts' blocks one after the other.
     for (int64_t o = 0; o < outer; ++o)
@@ -377,7 +377,7 @@ Tensor conv(const Tensor &data, const Tensor &weight, const ConvParams &params) 
     shape.push_back(span / axis.stride + 1);
   }
   Tensor result(data.dtype(), shape);
-  visit_typed(result, [&](auto *out) {
+  visit_computed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     const ConvGeometry g(as_3d(in), as_3d(kernel), as_3d(shape), params.groups, axes);
     if (g.Q >= g.S) row_schedule(data.data<T>(), weight.data<T>(), out, in[0], g);

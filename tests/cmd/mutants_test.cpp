@@ -42,6 +42,13 @@ bool is_seam_bug(const std::string &name) {
   return std::any_of(seam_bugs.begin(), seam_bugs.end(), [&](const SeamBug &seam) { return name == seam.bug; });
 }
 
+// The injected bugs of low-precision storage (each declares only bfloat16 or float16 combinations).
+bool low_precision_bug(const std::string &name) {
+  for (const char *bug : {"bf16_accumulate", "f16_products", "dst_double_round", "f16_accumulate_depthwise"})
+    if (name == bug) return true;
+  return false;
+}
+
 // Every injected bug but the seam bugs.
 std::vector<std::string> injected_bugs() {
   std::istringstream lines(capture("strategies"));
@@ -90,7 +97,9 @@ TEST_P(Mutants, FoundWithinAFewHundredCasesAndShrunkSmall) {
     const int64_t groups = key(shrunk, "g", 1), in = key(shrunk, "ic", 1), out = key(shrunk, "oc", 1);
     const int64_t height = key(shrunk, "ih", 1), width = key(shrunk, "iw", height);
     const int64_t kernel_height = key(shrunk, "kh", 1), kernel_width = key(shrunk, "kw", kernel_height);
-    EXPECT_EQ(key(shrunk, "mb", 1), 1) << shrunk;
+    // A narrow-accumulation bug shows on the drawn values of a long enough sum: shrinking may keep a second image
+    // when the one-image sum of the same shape happens to round within the bound (docs/bound.md).
+    EXPECT_LE(key(shrunk, "mb", 1), low_precision_bug(bug) ? 2 : 1) << shrunk;
     EXPECT_LE(in * height * width, 24) << bug << " shrunk to " << shrunk;
     EXPECT_LE(out * (in / groups) * kernel_height * kernel_width, 16) << bug << " shrunk to " << shrunk;
     EXPECT_TRUE(fs::exists(failure["repro"].get<std::string>()));

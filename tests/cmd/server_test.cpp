@@ -108,7 +108,8 @@ TEST_F(Server, GarbageAMalformedFrameAndAnAnswerToAnotherRequestAreFindings) {
       {"bad_json", "the server broke the protocol: it sent a header that is not a JSON object: '{not json'"},
       {"short_payload", "the server broke the protocol: it sent a payload of 0 bytes, shorter than its results"},
       {"wrong_id", "the server broke the protocol: it answered request 3 when request 2 was asked"},
-      {"short_dtype", "the server broke the protocol: it sent a result of dtype 'f32', not float32 or float64"},
+      {"short_dtype", "the server broke the protocol: it sent a result of dtype 'f32', not one of float32, "
+                      "float64, bfloat16, float16"},
   };
   for (const auto &[fault, problem] : faults) {
     ASSERT_EQ(fuzz(faulty(fault)).status, 1) << fault;

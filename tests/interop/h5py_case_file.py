@@ -189,4 +189,20 @@ with h5py.File(os.path.join(findings3, sorted(os.listdir(findings3))[0]), "r") a
                                                  "pad_end")), dict(config)
     assert f["inputs/data"].shape == (int(config["batch"]), int(config["in_channels"]), *config["in_size"])
 
-print("h5py interop: 4 checks passed, 0 failed")
+# Low precision (docs/case-format.md): float16 tensors read as numpy float16, bfloat16 tensors as float32 values whose
+# low 16 bits are zero; the format is the config's *_dtype attribute.
+for bug, storage, numpy_type in (("f16_products", "float16", np.float16), ("bf16_accumulate", "bfloat16", np.float32)):
+    findings_low = os.path.join(workdir, "findings_" + bug)
+    shutil.rmtree(findings_low, ignore_errors=True)
+    fuzz = run("fuzz", "--cases", "300", "--strategies", "naive", "--inject", bug, "--corpus", findings_low)
+    assert fuzz.returncode == 1, fuzz.stdout + fuzz.stderr
+    with h5py.File(os.path.join(findings_low, sorted(os.listdir(findings_low))[0]), "r") as f:
+        config = f["config"].attrs
+        assert config["src_dtype"] == storage and config["acc_dtype"] == "float32", dict(config)
+        for role in ("data", "weight"):  # grad_output is in dst_dtype, float32 in the *_to_f32 rows
+            values = f["inputs/" + role][...]
+            assert values.dtype == numpy_type, (bug, role, values.dtype)
+            if storage == "bfloat16":
+                assert not np.any(values.view(np.uint32) & 0xFFFF), (role, values)
+
+print("h5py interop: 5 checks passed, 0 failed")

@@ -30,9 +30,8 @@ Case without_centre_tap(const Case &c) {
   Case dropped{c.problem, {}, c.seed, c.case_index, c.fill};
   for (Role role : input_roles) dropped[role] = c[role].clone();
   const int64_t taps = c.problem.kernel_volume();
-  visit_typed(dropped[Role::weight], [&](auto *w) {
-    for (int64_t i = taps / 2; i < dropped[Role::weight].size(); i += taps) w[i] = 0;
-  });
+  Tensor &weight = dropped[Role::weight];
+  for (int64_t i = taps / 2; i < weight.size(); i += taps) weight.set(i, 0);
   return dropped;
 }
 

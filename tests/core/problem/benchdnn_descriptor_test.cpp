@@ -377,3 +377,27 @@ RC_GTEST_PROP(BenchdnnDescriptor, FullLineWrittenFromAnyProblemKeepsItsOutputSiz
 
 } // namespace
 } // namespace convcheck
+
+namespace convcheck {
+namespace {
+
+// benchdnn's --dt (oneDNN 3.x) and --cfg (older) lines set the formats of the descriptor lines after them; what
+// convcheck cannot compute (integer formats, lists) is refused with the reason.
+TEST(BenchdnnPrecision, DtAndCfgLinesSetTheFormats) {
+  const DType f32 = DType::float32, f64 = DType::float64, bf16 = DType::bfloat16, f16 = DType::float16;
+  auto precision = [](const std::string &line) { return *parse_benchdnn_line(line).precision->precision; };
+  EXPECT_EQ(precision("--dt=bf16"), (Precision{bf16, bf16, bf16, f32}));
+  EXPECT_EQ(precision("--dt=bf16:bf16:f32  # comment"), (Precision{bf16, bf16, f32, f32}));
+  EXPECT_EQ(precision("--dt=f16"), (Precision{f16, f16, f16, f32}));
+  EXPECT_EQ(precision("--dt=f64"), (Precision{f64, f64, f64, f64}));
+  EXPECT_EQ(precision("--cfg=bf16bf16f32"), (Precision{bf16, bf16, f32, f32}));
+  EXPECT_EQ(precision("--cfg=f16f16f16"), (Precision{f16, f16, f16, f32}));
+  EXPECT_EQ(parse_benchdnn_line("--dt=u8:s8:u8").precision->refusal,
+            "--dt=u8:s8:u8 is not f32, f64, bf16 or f16 for src, weights and dst (integer formats and lists are not "
+            "supported)");
+  EXPECT_FALSE(parse_benchdnn_line("--dt=f32 --dir=FWD_B").precision.has_value());
+  EXPECT_FALSE(parse_benchdnn_line("--mb=2").precision.has_value());
+}
+
+} // namespace
+} // namespace convcheck

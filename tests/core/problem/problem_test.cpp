@@ -59,10 +59,13 @@ TEST(Problem, LayoutAndDtypeSpellings) {
   } catch (const InputError &error) {
     EXPECT_STREQ(error.what(), "/config/data_layout 'NCDHW' is not NCHW or NHWC");
   }
+  EXPECT_EQ(parse_dtype("bf16"), DType::bfloat16);
+  EXPECT_EQ(parse_dtype("Float16"), DType::float16);
   try {
-    parse_dtype("bf16", "/config/dtype");
+    parse_dtype("bf8", "/config/dtype");
+    ADD_FAILURE() << "bf8 accepted";
   } catch (const InputError &error) {
-    EXPECT_STREQ(error.what(), "/config/dtype 'bf16' is not float32 or float64");
+    EXPECT_STREQ(error.what(), "/config/dtype 'bf8' is not float32, float64, bfloat16 or float16");
   }
 }
 

@@ -52,7 +52,7 @@ TEST(CampaignStats, CountsACaseInTheBinsItBelongsTo) {
   EXPECT_EQ(filled_bin(stats, "kernel"), "6+/2;");
   EXPECT_EQ(filled_bin(stats, "batch"), "/5-8;");
   EXPECT_EQ(filled_bin(stats, "layouts"), "NHWC/OHWI;");
-  EXPECT_EQ(filled_bin(stats, "dtype"), "/float64;");
+  EXPECT_EQ(filled_bin(stats, "dtype"), "/f64;");
   for (const BinGrid &g : stats.config_space)
     EXPECT_EQ(std::accumulate(g.failing.begin(), g.failing.end(), int64_t{0}), 0) << g.key;
 

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cstring>
 #include <functional>
 
 #include <fmt/format.h>
@@ -87,6 +88,16 @@ void replace_dataset(hid_t file, const char *name, std::vector<hsize_t> dims, hi
   H5Ldelete(file, name, H5P_DEFAULT);
   const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
   const hid_t dataset = H5Dcreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dclose(dataset);
+  H5Sclose(space);
+}
+
+// A dataset `name` of `dims` in file type `type` holding `values` (converted by HDF5 from double).
+void write_dataset(hid_t file, const char *name, std::vector<hsize_t> dims, hid_t type, const std::vector<double> &values) {
+  H5Ldelete(file, name, H5P_DEFAULT);
+  const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+  const hid_t dataset = H5Dcreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
   H5Dclose(dataset);
   H5Sclose(space);
 }
@@ -203,8 +214,10 @@ TEST_F(CaseFileTest, RejectsEveryMalformedV2Class) {
       {[](hid_t f) { replace_fixed_string_attribute(f, "/config", "op", "deconv"); }, "/config/op 'deconv' is not conv"},
       {[](hid_t f) { replace_fixed_string_attribute(f, "/config", "data_layout", "NCHW"); },
        "/config/data_layout 'NCHW' is not NCDHW or NDHWC"},
+      {[](hid_t f) { replace_fixed_string_attribute(f, "/config", "acc_dtype", "bf8"); },
+       "/config/acc_dtype 'bf8' is not float32, float64, bfloat16 or float16"},
       {[](hid_t f) { replace_fixed_string_attribute(f, "/config", "acc_dtype", "bf16"); },
-       "/config/acc_dtype 'bf16' is not float32 or float64"},
+       "acc_dtype bfloat16 is a storage format only: sums accumulate in float32 or float64"},
       {[](hid_t f) { replace_dataset(f, "/inputs/data", {1, 4, 4, 5}, H5T_IEEE_F32LE); },
        "dataset /inputs/data has shape [1, 4, 4, 5], expected [1, 4, 4, 5, 3]"},
   };
@@ -312,9 +325,70 @@ TEST_F(CaseFileTest, ErrorsAboutValuesStayOneLineAndNameTheFile) {
   const std::string newline = valid_file(
       [](hid_t f) { replace_fixed_string_attribute(f, "/config", "dtype", "float32\nfloat64"); });
   EXPECT_EQ(error_of(newline),
-            "case file " + newline + ": /config/dtype 'float32\\x0afloat64' is not float32 or float64");
+            "case file " + newline + ": /config/dtype 'float32\\x0afloat64' is not float32, float64, bfloat16 or float16");
   const std::string fill = valid_file([](hid_t f) { replace_fixed_string_attribute(f, "/", "fill", "uniform"); });
   EXPECT_EQ(error_of(fill), "case file " + fill + ": fill mode 'uniform' is not normal, exact or mixed");
+}
+
+} // namespace
+} // namespace convcheck
+
+namespace convcheck {
+namespace {
+
+// bfloat16 and float16 tensors: stored as IEEE binary32 and binary16 (docs/case-format.md), read back bit for bit;
+// a dataset its format contradicts, a value the format cannot hold and an unknown format name are rejected.
+TEST_F(CaseFileTest, LowPrecisionTensorsRoundTripInTheirFileTypes) {
+  for (const char *precision : {"bf16:bf16:bf16:f32", "f16:f16:f16:f32", "bf16:bf16:f32:f32"}) {
+    const std::string file = path("low.h5");
+    CaseFile original{make_case(parse_descriptor(std::string("mb2ic3ih5oc2kh3_") + precision), FillMode::normal, 7, 1),
+                      {}, {}};
+    original.results["naive"][Direction::output] = original.conv_case[Role::grad_output].clone();
+    write_case_file(file, original);
+    const CaseFile read = read_case_file(file);
+    EXPECT_EQ(read.conv_case.problem, original.conv_case.problem) << precision;
+    for (Role role : input_roles) {
+      const Tensor &a = original.conv_case[role], &b = read.conv_case[role];
+      ASSERT_EQ(b.dtype(), a.dtype());
+      ASSERT_EQ(b.byte_size(), a.byte_size());
+      EXPECT_EQ(std::memcmp(a.bytes(), b.bytes(), a.byte_size()), 0) << precision << " " << to_string(role);
+    }
+    const hid_t handle = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t dataset = H5Dopen2(handle, "/inputs/weight", H5P_DEFAULT);
+    const hid_t type = H5Dget_type(dataset);
+    EXPECT_EQ(H5Tget_size(type), precision[0] == 'b' ? 4u : 2u) << precision;
+    H5Tclose(type);
+    H5Dclose(dataset);
+    H5Fclose(handle);
+  }
+}
+
+TEST_F(CaseFileTest, RejectsLowPrecisionDatasetsTheirFormatContradicts) {
+  const std::string descriptor = "mb1ic2ih4oc2kh3_bf16:bf16:bf16:f32";
+  const std::vector<hsize_t> weight_dims{2, 2, 3, 3};
+  std::vector<double> weights(36, 0.5);
+  weights[3] = 0.1; // 0.1 has no 8-bit significand
+  const std::string unrepresentable = valid_file(
+      [&](hid_t f) { write_dataset(f, "/inputs/weight", weight_dims, H5T_IEEE_F32LE, weights); }, descriptor);
+  EXPECT_EQ(error_of(unrepresentable), "case file " + unrepresentable +
+                                           ": dataset /inputs/weight element 3 holds 0.10000000149011612, which is not representable "
+                                           "in bfloat16");
+  weights[3] = 0.5;
+  const std::string wide = valid_file(
+      [&](hid_t f) { write_dataset(f, "/inputs/weight", weight_dims, H5T_IEEE_F64LE, weights); }, descriptor);
+  EXPECT_EQ(error_of(wide), "case file " + wide +
+                                ": dataset /inputs/weight holds 64-bit floats, but bfloat16 is stored as 32-bit IEEE "
+                                "floats");
+  const std::string half = valid_file(
+      [&](hid_t f) { write_dataset(f, "/inputs/weight", weight_dims, H5T_IEEE_F32LE, weights); },
+      "mb1ic2ih4oc2kh3_f16:f16:f16:f32");
+  EXPECT_EQ(error_of(half), "case file " + half +
+                                ": dataset /inputs/weight holds 32-bit floats, but float16 is stored as 16-bit IEEE "
+                                "floats");
+  const std::string unknown = valid_file(
+      [](hid_t f) { replace_fixed_string_attribute(f, "/config", "src_dtype", "bfloat8"); }, descriptor);
+  EXPECT_EQ(error_of(unknown), "case file " + unknown +
+                                   ": /config/src_dtype 'bfloat8' is not float32, float64, bfloat16 or float16");
 }
 
 } // namespace
