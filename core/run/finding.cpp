@@ -14,6 +14,7 @@
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/problem/shrink.hpp"
+#include "core/run/neighbour_table.hpp"
 #include "core/run/verify.hpp"
 
 namespace convcheck {
@@ -79,7 +80,7 @@ void write_finding(const SavedFinding &saved, const Failure &failure, CaseFile &
                    const std::string &corpus_dir) {
   case_file.finding = FindingRecord{failure.strategy, to_string(failure.direction), saved.problem,
                                     case_file.finding ? case_file.finding->implementation : "",
-                                    to_string(failure.kind)};
+                                    to_string(failure.kind), "", saved.neighbours};
   std::error_code error;
   std::filesystem::create_directories(corpus_dir, error);
   if (error) throw InputError(fmt::format("cannot create corpus directory {}: {}", corpus_dir, error.message()));
@@ -112,6 +113,8 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
   saved.problem = outcome.verdict == Verdict::failed ? outcome.detail : failure.problem;
 
   CaseFile case_file{failure_case(failure, saved.shrunk, seed, fill), {}, {}};
+  if (shrink_it && failure.kind == FailureKind::mismatch)
+    saved.neighbours = neighbour_table(case_file.conv_case, *failing, failure.direction, run_timeout_s);
   case_file.finding = FindingRecord{{}, {}, {}, outcome.implementation, {}};
   const Reference reference = compute_reference(case_file.conv_case);
   for (const Strategy &strategy : strategies)

@@ -12,6 +12,7 @@
 #include "core/numerics/fill.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
+#include "core/storage/neighbour_rows.hpp"
 
 namespace convcheck {
 
@@ -35,6 +36,9 @@ struct SavedFinding {
   size_t shrink_tries = 0;
   double shrink_s = 0;
   std::string path;
+  /// The failing region around the shrunk case (core/run/neighbour_table.hpp): computed for a shrunk mismatch (a
+  /// crash's or a hang's neighbours could each take a timeout), also kept in the case file; else empty.
+  std::vector<NeighbourRow> neighbours = {};
 };
 
 /// 16 hex digits hashing the canonical descriptor of `config`, `strategy` and `direction`.
