@@ -113,7 +113,7 @@ void CampaignCli::add_options(po::options_description &description) {
   description.add_options()
       ("seed", po::value(&campaign.seed)->default_value(1), "campaign seed; same seed, same cases and verdicts")
       ("time", po::value(&campaign.time_limit_s), "stop starting new cases after this many seconds")
-      ("fill", po::value(&fill)->default_value(fill), "input values: normal, exact or mixed")
+      ("fill", po::value(&fill)->default_value(fill), "input values: normal, exact, witness (positive integers: narrow accumulations show) or mixed")
       ("corpus", po::value(&campaign.corpus_dir)->default_value(campaign.corpus_dir),
        "directory that receives shrunk failing cases")
       ("report", po::value(&report_path), "write a JSON report here")

@@ -1,5 +1,8 @@
-// `onednn`: oneDNN 2.x (Debian's libdnnl 2.6) convolution primitives on the CPU, float32 only (its CPU convolution
-// has no float64), in every rank it has: 1-D, 2-D and 3-D.
+// `onednn`: oneDNN 2.x (Debian's libdnnl 2.6) convolution primitives on the CPU, in every rank it has: 1-D, 2-D and
+// 3-D; float32, and the bf16 and f16 rows of the precision table (oneDNN accumulates them in float32), each tensor's
+// memory descriptor in its role's format (onednn_type). Its CPU convolution has no float64. A low-precision
+// combination oneDNN creates no primitive descriptor for (unimplemented: no f16 below avx512_core_fp16, no bf16
+// below avx512_core, no bf16 backward kernel with a float32 diff_dst) is skipped with that reason (missing_kernel).
 //
 // Each direction is one oneDNN primitive, created from an op descriptor as the v2 API requires:
 //   output      convolution_forward(forward_training)  src=data, weights=weight          -> dst
@@ -35,6 +38,10 @@
 #include "oracles/onednn.hpp"
 
 #include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -48,11 +55,13 @@
 
 #include "core/problem/descriptor.hpp"
 #include "core/problem/fields.hpp"
+#include "core/problem/precision_table.hpp"
 #include "core/run/held_back.hpp"
 #include "core/run/isa_cap.hpp"
 #include "core/numerics/fill.hpp"
 #include "core/tensor/layout.hpp"
 #include "oracles/support/onednn_6035.hpp"
+#include "oracles/support/onednn_bf16_bugs.hpp"
 #include "oracles/support/onednn_isa_server.hpp"
 #include "oracles/support/onednn_memory.hpp"
 
@@ -140,24 +149,39 @@ struct Descs {
   memory::desc data, weight, output;
 };
 
+/// oneDNN's data type for a storage format. A role's format is the same in every direction (a gradient has its
+/// tensor's format, core/problem/direction.cpp), so one descriptor per role serves all three primitives: data is
+/// src and diff_src, weight is weights and diff_weights, output is dst and diff_dst.
+memory::data_type onednn_type(DType dtype) {
+  switch (dtype) {
+  case DType::float32: return memory::data_type::f32;
+  case DType::bfloat16: return memory::data_type::bf16;
+  case DType::float16: return memory::data_type::f16;
+  case DType::float64: break; // outside the Support row: oneDNN 2.6's CPU convolution has no f64
+  }
+  throw std::logic_error("onednn: no oneDNN data type for " + to_string(dtype));
+}
+
 /// How the user's buffers are laid out on `path`.
 Descs user_descs(const Problem &config, const Geometry &g, OnednnPath path) {
-  constexpr auto f32 = memory::data_type::f32;
+  const Precision &p = config.precision;
   const Tag data = data_tag(config.data_layout, config.ndims);
-  return {{g.data, f32, data},
-          {g.weight, f32, weight_tag(held_weight_layout(config, path), g.grouped, config.ndims)},
-          {g.output, f32, data}};
+  return {{g.data, onednn_type(p.src), data},
+          {g.weight, onednn_type(p.weight), weight_tag(held_weight_layout(config, path), g.grouped, config.ndims)},
+          {g.output, onednn_type(p.dst), data}};
 }
 
 /// What the primitives are created with: the user's layouts, or format_tag::any where oneDNN chooses.
 Descs primitive_descs(const Descs &user, const Geometry &g, OnednnPath path) {
-  const auto any = [](const memory::dims &dims) { return memory::desc(dims, memory::data_type::f32, Tag::any); };
+  const auto any = [](const memory::desc &held, const memory::dims &dims) {
+    return memory::desc(dims, held.data_type(), Tag::any);
+  };
   switch (path) {
   case OnednnPath::plain: return user;
-  case OnednnPath::any_weights: return {user.data, any(g.weight), user.output};
+  case OnednnPath::any_weights: return {user.data, any(user.weight, g.weight), user.output};
   case OnednnPath::blocked: break;
   }
-  return {any(g.data), any(g.weight), any(g.output)};
+  return {any(user.data, g.data), any(user.weight, g.weight), any(user.output, g.output)};
 }
 
 /// strict: an environment variable (DNNL_DEFAULT_FPMATH_MODE) could otherwise let oneDNN compute in bf16, which
@@ -221,8 +245,9 @@ private:
 /// the layouts the primitives chose (guarded too), each made once per case however many directions read it.
 class HeldInput {
 public:
-  HeldInput(const Tensor &held, const memory::desc &desc) : user_(desc, GuardedMemory::input_guard) {
-    std::copy_n(held.data<float>(), held.size(), user_.data());
+  HeldInput(const Tensor &held, const memory::desc &desc) : user_(desc, GuardedMemory::Guard::input) {
+    assert(held.byte_size() == user_.size()); // the same format (onednn_type) and a plain layout
+    std::memcpy(user_.data(), held.bytes(), held.byte_size());
   }
 
   /// The memory a primitive reads: the user's buffer when oneDNN chose its layout, else a reorder of it.
@@ -230,7 +255,7 @@ public:
     if (user_.get().get_desc() == wanted) return user_.get();
     for (const GuardedMemory &converted : converted_)
       if (converted.get().get_desc() == wanted) return converted.get();
-    memory from = user_.get(), converted = converted_.emplace_back(wanted, GuardedMemory::input_guard).get();
+    memory from = user_.get(), converted = converted_.emplace_back(wanted, GuardedMemory::Guard::input).get();
     dnnl::reorder(from, converted).execute(stream, from, converted);
     return converted;
   }
@@ -256,10 +281,9 @@ struct HeldInputs {
 };
 
 /// Runs the primitive of `direction` and returns its result in canonical layout.
-Tensor run_direction(const Case &c, OnednnPath path, const CasePrimitives &primitives, HeldInputs &held,
-                     Direction direction, dnnl::stream &stream) {
+Tensor run_direction(const Case &c, OnednnPath path, const CasePrimitives &primitives, const dnnl::primitive_desc &pd,
+                     HeldInputs &held, Direction direction, dnnl::stream &stream) {
   const Problem &config = c.problem;
-  const dnnl::primitive_desc pd = primitives.of(direction);
   const auto wanted = [&pd](int argument) { return pd.query_md(dnnl::query::exec_arg_md, argument); };
   const Descs &user = primitives.user();
   std::unordered_map<int, memory> arguments;
@@ -270,25 +294,25 @@ Tensor run_direction(const Case &c, OnednnPath path, const CasePrimitives &primi
   case Direction::output:
     arguments = {{DNNL_ARG_SRC, held.data.as(wanted(DNNL_ARG_SRC), stream)},
                  {DNNL_ARG_WEIGHTS, held.weight.as(wanted(DNNL_ARG_WEIGHTS), stream)}};
-    result = Tensor::uninitialized(DType::float32, data_shape_in(config.output_shape(), config.data_layout));
+    result = Tensor::uninitialized(result_dtype(config, direction), data_shape_in(config.output_shape(), config.data_layout));
     result_desc = user.output, result_argument = DNNL_ARG_DST;
     break;
   case Direction::grad_data:
     arguments = {{DNNL_ARG_DIFF_DST, held.grad_output.as(wanted(DNNL_ARG_DIFF_DST), stream)},
                  {DNNL_ARG_WEIGHTS, held.weight.as(wanted(DNNL_ARG_WEIGHTS), stream)}};
-    result = Tensor::uninitialized(DType::float32, data_shape_in(config.data_shape(), config.data_layout));
+    result = Tensor::uninitialized(result_dtype(config, direction), data_shape_in(config.data_shape(), config.data_layout));
     result_desc = user.data, result_argument = DNNL_ARG_DIFF_SRC;
     break;
   case Direction::grad_weight:
     arguments = {{DNNL_ARG_SRC, held.data.as(wanted(DNNL_ARG_SRC), stream)},
                  {DNNL_ARG_DIFF_DST, held.grad_output.as(wanted(DNNL_ARG_DIFF_DST), stream)}};
-    result = Tensor::uninitialized(DType::float32, weight_shape_in(config.weight_shape(), held_weight_layout(config, path)));
+    result = Tensor::uninitialized(result_dtype(config, direction), weight_shape_in(config.weight_shape(), held_weight_layout(config, path)));
     result_desc = user.weight, result_argument = DNNL_ARG_DIFF_WEIGHTS;
     break;
   }
-  GuardedMemory user_result(result_desc, GuardedMemory::result_guard);
+  GuardedMemory user_result(result_desc, GuardedMemory::Guard::result);
   std::optional<GuardedMemory> chosen; // the result in the layout the primitive chose, when not the user's
-  if (result_desc != wanted(result_argument)) chosen.emplace(wanted(result_argument), GuardedMemory::result_guard);
+  if (result_desc != wanted(result_argument)) chosen.emplace(wanted(result_argument), GuardedMemory::Guard::result);
   arguments[result_argument] = chosen ? chosen->get() : user_result.get();
   ThreadScratch &scratch = ThreadScratch::current();
   arguments[DNNL_ARG_SCRATCHPAD] = scratch.scratchpad(pd.scratchpad_desc());
@@ -304,7 +328,8 @@ Tensor run_direction(const Case &c, OnednnPath path, const CasePrimitives &primi
                                                                 : "diff_weights";
   if (chosen) chosen->check(result_name);
   user_result.check(result_name);
-  std::copy_n(user_result.data(), result.size(), result.data<float>());
+  assert(result.byte_size() == user_result.size());
+  std::memcpy(result.bytes(), user_result.data(), result.byte_size());
   if (direction == Direction::grad_weight) {
     const WeightLayout layout = held_weight_layout(config, path);
     return layout == WeightLayout::oix ? std::move(result) : from_weight_layout(result, layout);
@@ -315,6 +340,87 @@ Tensor run_direction(const Case &c, OnednnPath path, const CasePrimitives &primi
 /// dnnl::error::what() names only the failing call; add the status ("unimplemented", "invalid_arguments").
 std::string describe(const dnnl::error &error) {
   return fmt::format("onednn: {} ({})", error.what(), dnnl_status2str(error.status));
+}
+
+/// Why oneDNN creating no primitive descriptor of `kind` for `problem` is a skip ("" when it is a finding). For a
+/// float32 problem oneDNN always has ref:any, so `unimplemented` there is wrong. For bf16 and f16 oneDNN 2.6 has no
+/// kernel for some combinations: no backward one with a float32 diff_dst (it has bf16 diff_dst with a float32
+/// diff_src or diff_weights, which no precision row asks for), none at all for bf16 below avx512_core (its ref
+/// kernels too require platform::has_data_type_support, src/cpu/platform.cpp), and f16 only with avx512_core_fp16.
+/// The reason names the ISA oneDNN runs at, so that a capped case says why its host had no kernel.
+std::string missing_kernel(const Problem &problem, const char *kind, const dnnl::error &error) {
+  if (error.status != dnnl_unimplemented || problem.precision == Precision::uniform(DType::float32)) return "";
+  const dnnl_version_t *version = dnnl_version();
+  return fmt::format("oneDNN {}.{}.{} has no {} {} at ISA {} (primitive descriptor creation: unimplemented)",
+                     version->major, version->minor, version->patch, precision_words(problem.precision), kind,
+                     onednn_process_isa());
+}
+
+/// oneDNN's name for the primitive of `direction`.
+const char *primitive_kind(Direction direction) {
+  switch (direction) {
+  case Direction::output: return "convolution forward";
+  case Direction::grad_data: return "convolution backward data";
+  case Direction::grad_weight: break;
+  }
+  return "convolution backward weights";
+}
+
+/// The skip reason of a direction's primitive descriptor that failed to be created (missing_kernel): the forward
+/// one fails every direction, since it is every backward one's hint.
+std::string missing_kernel_of(const Problem &problem, Direction direction, bool forward_failed,
+                              const dnnl::error &error) {
+  return missing_kernel(problem, forward_failed ? "convolution forward (every direction's hint)"
+                                                : primitive_kind(direction), error);
+}
+
+/// missing_kernel for `direction` of every problem of `precision` in this process, known before any of them is
+/// tried: oneDNN selects its convolutions by data types first (each implementation's init checks them before any
+/// shape, and ref:any takes every shape of the types it takes), so a small probe conv whose descriptor is refused as
+/// unimplemented stands for every shape. Asked once per process (the ISA is the process's) and precision, so a case
+/// whose formats oneDNN has no kernel for costs no descriptor creation (oneDNN tries each of its ~30 candidates and
+/// throws): measured, that was most of what low precision added to a default one-worker fuzz.
+std::string missing_at_this_isa(const Precision &precision, Direction direction) {
+  if (precision == Precision::uniform(DType::float32)) return "";
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, Direction>, std::string> probed;
+  const std::lock_guard lock(mutex);
+  const auto key = std::pair(precision_words(precision), direction);
+  if (const auto found = probed.find(key); found != probed.end()) return found->second;
+  Problem probe = parse_descriptor("mb1ic16ih4iw4oc16kh1kw1");
+  probe.precision = precision;
+  std::string reason;
+  bool forward_failed = true;
+  try {
+    const CasePrimitives primitives(probe, OnednnPath::plain);
+    forward_failed = false;
+    primitives.of(direction);
+  } catch (const dnnl::error &error) {
+    reason = missing_kernel_of(probe, direction, forward_failed, error);
+  }
+  return probed[key] = reason;
+}
+
+/// Why `direction` of a bf16 `problem` is held back from the kernel `pd` chose (core/run/held_back.hpp; "" when it
+/// runs): two oneDNN 2.6 bf16 kernels that return wrong values (oracles/support/onednn_bf16_bugs.hpp).
+std::string broken_bf16_kernel(const Problem &problem, Direction direction, OnednnPath path,
+                               const dnnl::primitive_desc &pd) {
+  if (run_held_back() || problem.precision.src != DType::bfloat16) return "";
+  if (direction == Direction::grad_weight && has_onednn_bf16_weight_gradient_shape(problem)) {
+    const std::string implementation = pd.impl_info_str();
+    if (implementation.rfind("jit_bf16:", 0) == 0)
+      return fmt::format("oneDNN 2.6's {} weight gradient of a stride larger than its axis's input, or of a 3-D depth "
+                         "stride above 1 with depth padding, returns wrong values (docs/findings.md)",
+                         implementation);
+  }
+  if (direction == Direction::grad_data && path != OnednnPath::blocked && has_onednn_bf16_odd_channels_1x1_shape(problem, problem.data_layout == DataLayout::nxc)) {
+    const std::string implementation = pd.impl_info_str();
+    if (implementation.rfind("jit_bf16_1x1", 0) == 0)
+      return fmt::format("oneDNN 2.6's {} data gradient of a 1x1 conv on channels-last diff_dst with an odd number of "
+                         "output channels per group ({}) returns wrong values (docs/findings.md)",
+                         implementation, problem.out_channels_per_group());
+  }
+  return "";
 }
 
 /// Every direction gets the same error: without a forward primitive descriptor none can run.
@@ -389,15 +495,25 @@ std::string broken_weight_gradient(const Problem &problem, const CasePrimitives 
   return "";
 }
 
+/// The bf16 and f16 rows of the precision table (all accumulate in float32, as oneDNN does): oneDNN computes those it
+/// has kernels for and skips the others with the reason (missing_kernel).
+std::vector<Precision> low_precisions() {
+  std::vector<Precision> rows = precisions_storing(DType::bfloat16);
+  for (const Precision &precision : precisions_storing(DType::float16)) rows.push_back(precision);
+  return rows;
+}
+
 const Registration registration{{
     .name = "onednn",
     .description = "oneDNN 2.x direct convolution primitives (CPU, 1-D, 2-D and 3-D; per case plain layouts, any "
-                   "weights, or blocked layouts with reorders); float32 only: oneDNN's CPU convolution has no float64; "
+                   "weights, or blocked layouts with reorders); float32, no float64 (oneDNN's CPU convolution has none), "
+                   "bf16 where the ISA has avx512_core and f16 with avx512_core_fp16 (else skipped with oneDNN's reason); "
                    "crops only at the end of an axis and smaller than its stride, as oneDNN's descriptor requires "
                    "(and no jit weight gradient of one on an outer axis padded at the beginning: a oneDNN 2.6 bug); holds "
                    "back the jit_1x1 weight gradient of strided 1x1 convs on channels-last with under 16 input "
-                   "channels per group (oneDNN issue #6035; --run-held-back runs both)",
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}, .crops = true},
+                   "channels per group (oneDNN issue #6035) and two bf16 kernels (docs/findings.md); --run-held-back runs them",
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
+                 .precisions = low_precisions(), .crops = true},
     .unsupported = [](const Problem &problem, Direction) { return refused_padding(problem); },
     // Under the case's ISA cap (core/run/isa_cap.hpp): in this process when it runs at that cap, else in a server
     // process started with it (oracles/support/onednn_isa_server.hpp).
@@ -459,8 +575,20 @@ OnednnPath onednn_path(const Case &conv_case) {
 RunResults onednn_results(const Case &c, OnednnPath path) {
   RunResults runs;
   const SingleThreadInParallelRegion single_thread;
+  bool any_left = false;
+  for (const DirectionInfo &each : directions(c.problem.op))
+    any_left |= (runs[each.direction].skipped = missing_at_this_isa(c.problem.precision, each.direction)).empty();
+  if (!any_left) return runs;
+  std::optional<CasePrimitives> made;
   try {
-    const CasePrimitives primitives(c.problem, path);
+    made.emplace(c.problem, path);
+  } catch (const dnnl::error &error) {
+    if (std::string missing = missing_kernel_of(c.problem, Direction::output, true, error); !missing.empty())
+      return every_direction_skipped(c.problem.op, missing);
+    return all_failed(c.problem.op, "threw: " + describe(error));
+  }
+  try {
+    const CasePrimitives &primitives = *made;
     const Descs &user = primitives.user();
     HeldInputs held{hold_data(c[Role::data], c.problem.data_layout, user.data),
                     hold_weight(c[Role::weight], held_weight_layout(c.problem, path), user.weight),
@@ -469,9 +597,19 @@ RunResults onednn_results(const Case &c, OnednnPath path) {
     for (const DirectionInfo &each : directions(c.problem.op)) {
       const Direction direction = each.direction;
       RunResult &run = runs[direction];
+      if (!run.skipped.empty()) continue;
+      dnnl::primitive_desc pd;
+      try {
+        pd = primitives.of(direction);
+      } catch (const dnnl::error &error) {
+        run.skipped = missing_kernel_of(c.problem, direction, false, error);
+        if (run.skipped.empty()) run.error = "threw: " + describe(error);
+        continue;
+      }
       try {
         if (direction == Direction::grad_weight) run.skipped = broken_weight_gradient(c.problem, primitives, path);
-        if (run.skipped.empty()) run.result = run_direction(c, path, primitives, held, direction, stream);
+        if (run.skipped.empty()) run.skipped = broken_bf16_kernel(c.problem, direction, path, pd);
+        if (run.skipped.empty()) run.result = run_direction(c, path, primitives, pd, held, direction, stream);
       } catch (const dnnl::error &error) {
         run.error = "threw: " + describe(error);
       } catch (const OutOfBoundsWrite &error) {

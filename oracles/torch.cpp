@@ -1,5 +1,7 @@
 // `torch` and `torch_native`: PyTorch's ATen (Debian's libtorch 1.13) in process, every direction, every rank,
-// float32 and float64 (ATen's CPU convolutions; it has no mixed formats), in the case's layouts, crops included.
+// float32, float64, and bf16 and f16 storage with every tensor in that format (ATen's CPU convolutions have no mixed
+// formats; a kernel ATen has no case for a format, as for f16 on the CPU, is skipped with ATen's message), in the
+// case's layouts, crops included.
 // `torch` lets ATen pick its backend as it does for any PyTorch user (Mkldnn, that is oneDNN through ideep, for most
 // float32 problems); `torch_native` switches the mkldnn backend off for the call (torch.backends.mkldnn.enabled =
 // False), so ATen's own im2col / vol2col and BLAS paths (Slow2d, SlowDilated2d, Slow3d, SlowDilated3d) are under test
@@ -20,12 +22,15 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "core/numerics/fill.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/problem/precision_table.hpp"
 #include "oracles/support/onednn_6035.hpp"
+#include "oracles/support/onednn_bf16_bugs.hpp"
 #include "oracles/support/torch_module.hpp"
 
 namespace convcheck {
@@ -67,7 +72,7 @@ torch_module::Conv conv_of(const Case &c, bool mkldnn) {
   const Problem &p = c.problem;
   torch_module::Conv conv;
   conv.ndims = p.ndims;
-  conv.float64 = p.precision.src == DType::float64;
+  conv.format = static_cast<torch_module::Format>(p.precision.src); // Support: one storage format per problem
   conv.channels_last = p.data_layout == DataLayout::nxc;
   conv.weight_channels_last = p.weight_layout == WeightLayout::oxi;
   conv.mkldnn = mkldnn;
@@ -107,6 +112,49 @@ std::string broken_weight_gradient(const Module &m, const Case &c, bool mkldnn) 
          "(heap corruption; oneDNN issue #6035)";
 }
 
+/// ATen's message when its CPU kernels have no case for a low-precision format ("\"slow_conv2d_cpu\" not implemented
+/// for 'Half'": AT_DISPATCH's error, core's c10 dispatch), or "" for any other error (a finding). float32 and float64
+/// have every CPU kernel, so there such a message stays a finding.
+std::string missing_kernel(const Problem &p, const char *error) {
+  const DType dtype = p.precision.src;
+  if (dtype != DType::bfloat16 && dtype != DType::float16) return "";
+  const std::string text = error;
+  return text.find("not implemented for '") != std::string::npos ? text : "";
+}
+
+/// Why every direction of a bf16 `c` is held back (core/run/held_back.hpp; "" when it runs): ATen 1.13's own CPU
+/// convolutions (Slow2d, SlowDilated2d, Slow3d, SlowDilated3d; every bf16 problem of torch_native, and those torch's
+/// Mkldnn backend does not take) do not return one rounding of a float32 sum: on exact integer inputs a 2x2 kernel of
+/// one channel (4 products) is off by a bf16 ulp or more (docs/findings.md; PyTorch's own F.conv2d with
+/// torch.backends.mkldnn.enabled = False shows it too), so a fuzz would report them on nearly every case.
+std::string broken_bf16_backend(const Module &m, const Case &c, bool mkldnn) {
+  if (run_held_back() || c.problem.precision.src != DType::bfloat16) return "";
+  const std::string backend = backend_name(m, c, mkldnn);
+  if (backend == "Mkldnn") return "";
+  return fmt::format("ATen 1.13's {} bf16 convolution rounds its sums to bfloat16, not once from float32 "
+                     "(docs/findings.md)",
+                     backend);
+}
+
+/// Why `direction` of a bf16 `c` on ATen's Mkldnn backend is held back ("" when it runs): the shapes of the oneDNN
+/// 2.6 bf16 kernel bugs the onednn strategy holds back (oracles/support/onednn_bf16_bugs.hpp), which the 20,000-case
+/// torch fuzz reached through ATen too. ATen does not say which oneDNN kernel it ran, so the shape alone decides.
+std::string broken_onednn_bf16_kernel(const Module &m, const Case &c, bool mkldnn, Direction direction) {
+  const Problem &p = c.problem;
+  if (run_held_back() || !mkldnn || p.precision.src != DType::bfloat16) return "";
+  const bool weight_shape = direction == Direction::grad_weight && has_onednn_bf16_weight_gradient_shape(p);
+  const bool data_shape =
+      direction == Direction::grad_data &&
+      has_onednn_bf16_odd_channels_1x1_shape(p, p.data_layout == DataLayout::nxc || p.weight_layout == WeightLayout::oxi);
+  if ((!weight_shape && !data_shape) || backend_name(m, c, mkldnn) != "Mkldnn") return "";
+  return weight_shape ? "ATen's Mkldnn bf16 weight gradient of a stride larger than its axis's input, or of a 3-D depth "
+                        "stride above 1 with depth padding, runs oneDNN 2.6's jit_bf16 kernel, which returns wrong "
+                        "values (docs/findings.md)"
+                      : "ATen's Mkldnn bf16 data gradient of a 1x1 conv in channels-last memory with an odd number of "
+                        "output channels per group runs oneDNN 2.6's jit_bf16_1x1 kernel, which returns wrong values "
+                        "(docs/findings.md)";
+}
+
 RunResults run_torch(const Case &c, bool mkldnn) {
   RunResults runs;
   const Module &m = module();
@@ -114,20 +162,27 @@ RunResults run_torch(const Case &c, bool mkldnn) {
     for (const DirectionInfo &each : directions(c.problem.op)) runs[each.direction].error = m.error;
     return runs;
   }
+  if (std::string held_back = broken_bf16_backend(m, c, mkldnn); !held_back.empty())
+    return every_direction_skipped(c.problem.op, held_back);
   const Problem &p = c.problem;
   const DType dtype = c[Role::data].dtype();
   Tensor output = Tensor::uninitialized(dtype, p.output_shape());
   Tensor grad_data = Tensor::uninitialized(dtype, p.data_shape());
   Tensor grad_weight = Tensor::uninitialized(dtype, p.weight_shape());
   runs[Direction::grad_weight].skipped = broken_weight_gradient(m, c, mkldnn);
+  for (Direction direction : {Direction::grad_data, Direction::grad_weight})
+    if (runs[direction].skipped.empty()) runs[direction].skipped = broken_onednn_bf16_kernel(m, c, mkldnn, direction);
   torch_module::Results results;
-  results.output = raw(output), results.grad_data = raw(grad_data);
+  results.output = raw(output);
+  results.grad_data = runs[Direction::grad_data].skipped.empty() ? raw(grad_data) : nullptr;
   results.grad_weight = runs[Direction::grad_weight].skipped.empty() ? raw(grad_weight) : nullptr;
   m.run(conv_of(c, mkldnn), results);
   const auto settle = [&](Direction direction, Tensor &result, const char *error, const char *function) {
     if (!runs[direction].skipped.empty()) return;
-    if (*error != '\0') runs[direction].error = fmt::format("threw: {}: {}", function, error);
-    else runs[direction].result = std::move(result);
+    if (*error == '\0') runs[direction].result = std::move(result);
+    else if (std::string missing = missing_kernel(p, error); !missing.empty())
+      runs[direction].skipped = fmt::format("ATen 1.13 has no CPU {} kernel here: {}: {}", to_string(dtype), function, missing);
+    else runs[direction].error = fmt::format("threw: {}: {}", function, error);
   };
   settle(Direction::output, output, results.forward_error, "at::convolution");
   settle(Direction::grad_data, grad_data, results.backward_error, "at::convolution_backward");
@@ -151,13 +206,25 @@ void warm_up() {
   run_torch(c, false);
 }
 
+/// The low-precision rows whose tensors share one format (bf16 or f16 storage, float32 accumulation): what ATen
+/// computes when every tensor is bf16 (torch.autocast("cpu")) or f16. A bf16 convolution in ATen gives a bf16
+/// result, so the rows with a float32 destination are not its own. ATen accumulates in float32 (opmath_type).
+std::vector<Precision> one_storage_format_rows() {
+  std::vector<Precision> rows;
+  for (const PrecisionRow &row : precision_table())
+    if (row.low_precision && row.precision.src == row.precision.dst && row.precision.acc == DType::float32)
+      rows.push_back(row.precision);
+  return rows;
+}
+
 /// One ATen strategy: the mkldnn backend allowed or not.
 Strategy aten_strategy(std::string name, std::string description, bool mkldnn) {
   return {
       .name = std::move(name),
       .description = std::move(description),
       .in_default_set = false,
-      .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+      .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                   .precisions = one_storage_format_rows(), .crops = true},
       .run_case = [mkldnn](const Case &c) { return run_torch(c, mkldnn); },
       .warm_up = warm_up,
       .implementation = [mkldnn](const Case &c, Direction) { return backend_of(c, mkldnn); },
@@ -167,7 +234,7 @@ Strategy aten_strategy(std::string name, std::string description, bool mkldnn) {
 const Registration torch{aten_strategy(
     "torch",
     "PyTorch's ATen (libtorch 1.13) at::convolution / at::convolution_backward, ATen choosing its backend (Mkldnn for "
-    "most float32 problems, else its im2col/vol2col paths); 1-D, 2-D, 3-D, float32 and float64, channels-last memory "
+    "most float32 problems, else its im2col/vol2col paths); 1-D, 2-D, 3-D, float32, float64, bf16 and f16 (where ATen has the CPU kernel), channels-last memory "
     "format for NWC/NHWC/NDHWC and OHWI weights; asymmetric padding and crops through constant_pad_nd; off by default",
     /*mkldnn=*/true)};
 

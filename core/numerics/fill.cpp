@@ -83,6 +83,7 @@ std::string to_string(FillMode mode) {
   switch (mode) {
   case FillMode::normal: return "normal";
   case FillMode::exact: return "exact";
+  case FillMode::witness: return "witness";
   case FillMode::mixed: return "mixed";
   }
   return "?";
@@ -91,13 +92,18 @@ std::string to_string(FillMode mode) {
 FillMode parse_fill_mode(const std::string &text) {
   if (text == "normal") return FillMode::normal;
   if (text == "exact") return FillMode::exact;
+  if (text == "witness") return FillMode::witness;
   if (text == "mixed") return FillMode::mixed;
-  throw InputError(fmt::format("fill mode '{}' is not normal, exact or mixed", text));
+  throw InputError(fmt::format("fill mode '{}' is not normal, exact, witness or mixed", text));
 }
 
 FillMode resolve_fill_mode(FillMode mode, uint64_t seed, uint64_t case_index) {
   if (mode != FillMode::mixed) return mode;
-  return mix64(seed ^ mix64(case_index ^ 0x6d69786564ULL)) % 2 ? FillMode::exact : FillMode::normal;
+  // The low bit splits normal from the integer fills as before the witness fill existed, so a case that drew
+  // normal still does; two more bits give the witness a quarter of the integer cases.
+  const uint64_t bits = mix64(seed ^ mix64(case_index ^ 0x6d69786564ULL));
+  if (bits % 2 == 0) return FillMode::normal;
+  return (bits >> 1) % 4 == 0 ? FillMode::witness : FillMode::exact;
 }
 
 int64_t exact_fill_magnitude(const Problem &p) {
@@ -129,16 +135,24 @@ Tensor fill_values(DType dtype, const Shape &shape, FillMode mode, uint64_t seed
   Tensor tensor = Tensor::uninitialized(dtype, shape); // every element is written below
   const uint64_t key = stream_key(seed, case_index, stream);
   const int64_t count = tensor.size();
-  // Exact values are the non-zero integers in [-m, m]: a zero input only hides taps from the diff.
+  // Exact values are the non-zero integers in [-m, m]: a zero input only hides taps from the diff. Witness values
+  // are the positive ones, [1, m].
   auto exact_value = [magnitude](uint64_t bits) {
     const auto v = static_cast<int64_t>(bits % static_cast<uint64_t>(2 * magnitude));
     return v < magnitude ? -(v + 1) : v - magnitude + 1;
   };
+  auto witness_value = [magnitude](uint64_t bits) {
+    return static_cast<int64_t>(bits % static_cast<uint64_t>(magnitude)) + 1;
+  };
   const FillMode resolved = resolve_fill_mode(mode, seed, case_index);
   visit_typed(tensor, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
-    if (resolved == FillMode::exact) {
-      for (int64_t i = 0; i < count; ++i) out[i] = round_to<T>(static_cast<double>(exact_value(mix64(key ^ static_cast<uint64_t>(i)))));
+    if (resolved == FillMode::exact || resolved == FillMode::witness) {
+      const bool positive = resolved == FillMode::witness;
+      for (int64_t i = 0; i < count; ++i) {
+        const uint64_t bits = mix64(key ^ static_cast<uint64_t>(i));
+        out[i] = round_to<T>(static_cast<double>(positive ? witness_value(bits) : exact_value(bits)));
+      }
       return;
     }
     for (int64_t i = 0; i < count; ++i)

@@ -9,7 +9,13 @@
 //           below the accumulation format's exact_sum_limit (2^24 for float32; benchdnn's idea). Then any
 //           summation order is exact and strategies must agree bit for bit after the one rounding to the result's
 //           format (the tolerance sees integer inputs and drops its bound to that rounding);
-// - mixed:  a case-dependent choice between the two.
+// - witness: positive integers in [1, m], m as for exact: every sum is exact in the accumulation format as above,
+//           and with no cancellation every partial sum grows toward the full sum, so a reduction of more terms than
+//           a narrow format holds as integers (bf16 256, f16 2048) drives its partial sums past that range. A
+//           correct float32 accumulation stays exact and agrees bit for bit after the one rounding; one that keeps
+//           its partial sums in bf16 or f16 rounds them and shows as a mismatch (PyTorch #68048: a bf16 gradient's
+//           sum stalled at 256). Exact fill's random signs keep most partial sums near zero instead;
+// - mixed:  a case-dependent choice: normal for half the cases, exact for 3/8, witness for 1/8.
 
 #include <cstdint>
 #include <string>
@@ -20,23 +26,23 @@
 
 namespace convcheck {
 
-enum class FillMode { normal, exact, mixed };
+enum class FillMode { normal, exact, witness, mixed };
 
 std::string to_string(FillMode mode);
-/// Throws InputError for anything but normal, exact or mixed.
+/// Throws InputError for anything but normal, exact, witness or mixed.
 FillMode parse_fill_mode(const std::string &text);
 
-/// The mode a `mixed` campaign uses for this case (normal or exact); other modes are returned as they are.
+/// The mode a `mixed` campaign uses for this case (normal, exact or witness); other modes are returned as they are.
 FillMode resolve_fill_mode(FillMode mode, uint64_t seed, uint64_t case_index);
 
 /// The largest integer magnitude exact fill uses for this problem (between 1 and the formats' max_exact_fill).
 int64_t exact_fill_magnitude(const Problem &problem);
 
-/// The input `role` of `problem` (its canonical shape, its storage format) filled per `mode` (normal or exact).
+/// The input `role` of `problem` (its canonical shape, its storage format) filled per `mode`.
 Tensor fill_tensor(const Problem &problem, Role role, FillMode mode, uint64_t seed, uint64_t case_index);
 
 /// A tensor of `shape` in `dtype` filled per `mode` from stream `stream` of the case (for tests and tools that
-/// need inputs outside a problem's roles); exact values use `magnitude`.
+/// need inputs outside a problem's roles); exact and witness values use `magnitude`.
 Tensor fill_values(DType dtype, const Shape &shape, FillMode mode, uint64_t seed, uint64_t case_index,
                    uint64_t stream, int64_t magnitude);
 

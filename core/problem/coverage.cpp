@@ -1,6 +1,7 @@
 #include "core/problem/coverage.hpp"
 
 #include "core/problem/precision_table.hpp"
+#include "core/problem/witness_reach.hpp"
 
 #include <algorithm>
 
@@ -53,6 +54,10 @@ std::vector<Corner> make_corners() {
       {"batch 1", [](const Problem &p) { return p.batch == 1; }},
       {"batch > 1", [](const Problem &p) { return p.batch > 1; }},
   };
+  for (const DirectionInfo &each : directions(Op::conv))
+    list.push_back({fmt::format("{} reduction past the narrow range", each.name), [&each](const Problem &p) {
+                      return witness_terms(p) > 0 && reduction_terms(p, each.direction) >= witness_terms(p);
+                    }});
   for (const PrecisionRow &row : precision_table())
     list.push_back({fmt::format("precision {}", row.name),
                     [precision = row.precision](const Problem &p) { return p.precision == precision; }});

@@ -10,6 +10,7 @@
 #include "core/problem/direction.hpp"
 #include "core/problem/fields.hpp"
 #include "core/problem/seam_draws.hpp"
+#include "core/problem/witness_reach.hpp"
 
 namespace convcheck {
 
@@ -175,6 +176,11 @@ rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims, const SeamDraw 
   const GroupKind seam_kind = seam == nullptr ? GroupKind::any : seam->group_kind;
   const Kept kept = kept_by(seam);
   const int64_t budget = seam == nullptr ? tier.budget : seam_budget;
+  // One low-precision problem in 16 gets one direction's reduction long enough for the witness fill
+  // (core/problem/witness_reach.hpp), each direction alike; the extra terms past the narrow range vary.
+  const rc::Gen<std::optional<Direction>> long_reduction = rc::gen::weightedElement<std::optional<Direction>>(
+      {{45, std::nullopt}, {1, Direction::output}, {1, Direction::grad_data}, {1, Direction::grad_weight}});
+  const rc::Gen<int64_t> extra_terms = rc::gen::inRange<int64_t>(0, 512);
 
   return rc::gen::exec([=] {
     Problem p;
@@ -206,6 +212,8 @@ rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims, const SeamDraw 
     for (const auto &[field, values] : words) field->set(p, *values, field->name);
     p.precision = *precision;
     trim(p, budget, kept);
+    if (const std::optional<Direction> direction = *long_reduction; direction && witness_terms(p) > 0)
+      reach_witness(p, *direction, *extra_terms % (witness_terms(p) / 4));
     return p;
   });
 }

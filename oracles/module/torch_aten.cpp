@@ -124,8 +124,19 @@ at::Tensor in_layout(const at::Tensor &tensor, bool channels_last) {
   }
 }
 
-at::Tensor wrap(const void *buffer, const Dims &shape, bool float64) {
-  return at::from_blob(const_cast<void *>(buffer), shape, at::TensorOptions().dtype(float64 ? at::kDouble : at::kFloat));
+at::ScalarType scalar_type(convcheck::torch_module::Format format) {
+  using convcheck::torch_module::Format;
+  switch (format) {
+  case Format::float64: return at::kDouble;
+  case Format::bfloat16: return at::kBFloat16; // the same bits as convcheck's bfloat16 (the top half of a float)
+  case Format::float16: return at::kHalf;      // IEEE binary16, as convcheck's float16
+  case Format::float32: break;
+  }
+  return at::kFloat;
+}
+
+at::Tensor wrap(const void *buffer, const Dims &shape, convcheck::torch_module::Format format) {
+  return at::from_blob(const_cast<void *>(buffer), shape, at::TensorOptions().dtype(scalar_type(format)));
 }
 
 /// The tensors ATen is called with.
@@ -137,12 +148,12 @@ struct Inputs {
 Inputs inputs_of(const Conv &c) {
   Inputs in{geometry_of(c), {}, {}, {}};
   const Geometry &g = in.geometry;
-  in.data = wrap(c.data, g.data, c.float64);
+  in.data = wrap(c.data, g.data, c.format);
   if (any_nonzero(g.pads)) in.data = at::constant_pad_nd(in.data, g.pads);
   if (any_nonzero(g.crops)) in.data = at::constant_pad_nd(in.data, g.crops);
   in.data = in_layout(in.data.contiguous(), c.channels_last);
-  in.weight = in_layout(wrap(c.weight, g.weight, c.float64), c.weight_channels_last);
-  if (c.grad_output != nullptr) in.grad_output = in_layout(wrap(c.grad_output, g.output, c.float64), c.channels_last);
+  in.weight = in_layout(wrap(c.weight, g.weight, c.format), c.weight_channels_last);
+  if (c.grad_output != nullptr) in.grad_output = in_layout(wrap(c.grad_output, g.output, c.format), c.channels_last);
   return in;
 }
 
@@ -198,7 +209,7 @@ extern "C" void convcheck_torch_run(const Conv &c, Results &results) {
   if (results.output != nullptr) try {
       const at::Tensor output = at::convolution(in.data, in.weight, c10::nullopt, g.stride, g.padding, g.dilation,
                                                 /*transposed=*/false, g.output_padding, c.groups);
-      wrap(results.output, g.output, c.float64).copy_(output);
+      wrap(results.output, g.output, c.format).copy_(output);
     } catch (const std::exception &error) {
       copy_message(error, results.forward_error, sizeof results.forward_error);
     }
@@ -211,9 +222,9 @@ extern "C" void convcheck_torch_run(const Conv &c, Results &results) {
       at::Tensor grad_data = grad_input;
       if (any_nonzero(g.crops)) grad_data = at::constant_pad_nd(grad_data, negated(g.crops));
       if (any_nonzero(g.pads)) grad_data = at::constant_pad_nd(grad_data, negated(g.pads));
-      wrap(results.grad_data, g.data, c.float64).copy_(grad_data);
+      wrap(results.grad_data, g.data, c.format).copy_(grad_data);
     }
-    if (results.grad_weight != nullptr) wrap(results.grad_weight, g.weight, c.float64).copy_(grad_weight);
+    if (results.grad_weight != nullptr) wrap(results.grad_weight, g.weight, c.format).copy_(grad_weight);
   } catch (const std::exception &error) {
     copy_message(error, results.backward_error, sizeof results.backward_error);
   }

@@ -41,22 +41,23 @@ std::string isa_name(dnnl_cpu_isa_t isa) {
 }
 
 void put_tensor(WireWriter &out, const Tensor &tensor) {
+  out.put(tensor.dtype());
   out.put(static_cast<uint64_t>(tensor.shape().size()));
   for (int64_t extent : tensor.shape()) out.put(extent);
-  out.put(std::string(reinterpret_cast<const char *>(tensor.data<float>()),
-                      sizeof(float) * static_cast<size_t>(tensor.size())));
+  out.put(std::string(static_cast<const char *>(tensor.bytes()), tensor.byte_size()));
 }
 
-/// A float32 tensor (oneDNN's convolutions here are float32 only).
+/// A tensor of any format oneDNN takes (float32, bf16, f16), its bytes as they were.
 Tensor get_tensor(WireReader &in) {
+  const auto dtype = in.get<DType>();
+  if (static_cast<size_t>(dtype) >= dtype_table().size()) throw std::runtime_error("wire: unknown tensor format");
   Shape shape(in.get<uint64_t>());
   if (shape.size() > 8) throw std::runtime_error("wire: tensor rank over 8");
   for (int64_t &extent : shape) extent = in.get<int64_t>();
   const std::string bytes = in.get_string();
-  Tensor tensor = Tensor::uninitialized(DType::float32, shape);
-  if (bytes.size() != sizeof(float) * static_cast<size_t>(tensor.size()))
-    throw std::runtime_error("wire: tensor bytes do not match its shape");
-  std::memcpy(tensor.data<float>(), bytes.data(), bytes.size());
+  Tensor tensor = Tensor::uninitialized(dtype, shape);
+  if (bytes.size() != tensor.byte_size()) throw std::runtime_error("wire: tensor bytes do not match its shape");
+  std::memcpy(tensor.bytes(), bytes.data(), bytes.size());
   return tensor;
 }
 

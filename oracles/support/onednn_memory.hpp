@@ -3,6 +3,7 @@
 // scratchpad, and buffers of ours with guards after them, so that a kernel reading or writing past a buffer is a
 // finding of its direction whatever the heap holds there (docs/findings.md has the two oneDNN 2.6 kernels that do).
 
+#include <array>
 #include <cstddef>
 #include <limits>
 #include <memory>
@@ -73,30 +74,39 @@ private:
   size_t size_ = 0;
 };
 
-/// oneDNN memory on a buffer of ours followed by guard floats. After an input they are quiet NaNs: a kernel that
-/// reads past its end computes NaN into its result, a finding whatever lies beyond (the heap there can hold zeros,
-/// which would hide it: oneDNN 2.6's jit weight gradient of a crop reads a row past diff_dst, docs/findings.md).
-/// After a result they hold a finite pattern that no NaN or computed value is likely to equal, and a kernel that
-/// writes past the end changes them (check). Movable: the memory keeps pointing at the same buffer.
+/// oneDNN memory on a buffer of ours followed by guard elements of the memory's data type (f32, bf16 or f16).
+/// After an input they are quiet NaNs of that type: a kernel that reads past its end computes NaN into its result, a
+/// finding whatever lies beyond (the heap there can hold zeros, which would hide it: oneDNN 2.6's jit weight gradient
+/// of a crop reads a row past diff_dst, docs/findings.md). After a result they hold a finite pattern that no NaN or
+/// computed value is likely to equal, and a kernel that writes past the end changes them (check). The guard starts
+/// right after the last element, whatever its width, so a bf16 kernel reading one element too far reads a NaN.
+/// Movable: the memory keeps pointing at the same buffer.
 class GuardedMemory {
 public:
-  static constexpr float input_guard = std::numeric_limits<float>::quiet_NaN();
-  static constexpr float result_guard = -0x1.5eadbep+61f; // bits 0xdf5eadbe
+  enum class Guard { input, result };
 
-  GuardedMemory(const dnnl::memory::desc &desc, float guard);
+  GuardedMemory(const dnnl::memory::desc &desc, Guard guard);
 
   dnnl::memory get() const { return memory_; } // a handle to the same memory
-  float *data() { return buffer_.get(); }
+  std::byte *data() { return buffer_.get(); }
+  size_t size() const { return size_; } // the bytes oneDNN's descriptor covers
 
-  /// Throws OutOfBoundsWrite, naming the buffer as `what`, when a guard float is no longer what it was.
+  /// Throws OutOfBoundsWrite, naming the buffer as `what`, when a guard byte is no longer what it was.
   void check(const char *what) const;
 
 private:
-  static constexpr size_t guard_floats = 1024;
+  static constexpr size_t guard_bytes = 4096;
 
-  size_t floats_;
-  float guard_;
-  onednn_memory::Buffer<float> buffer_;
+  /// One guard element (2 or 4 bytes), repeated after the buffer.
+  struct Pattern {
+    std::array<std::byte, 4> bytes;
+    size_t size;
+  };
+  static Pattern pattern_of(dnnl::memory::data_type type, Guard guard);
+
+  size_t size_;
+  Pattern pattern_;
+  onednn_memory::Buffer<std::byte> buffer_;
   dnnl::memory memory_;
 };
 

@@ -12,9 +12,12 @@ namespace convcheck::torch_module {
 
 /// One convolution for ATen. Tensors have rank 2 + ndims (only the problem's own spatial axes) and are held in the
 /// canonical layouts: data [N, C, spatial...], weight [K, C/G, kernel...], output [N, K, out...].
+/// The storage format of every tensor of a Conv (ATen computes one format at a time); the order of convcheck's DType.
+enum class Format : int32_t { float32, float64, bfloat16, float16 };
+
 struct Conv {
   int64_t ndims = 2;
-  bool float64 = false;
+  Format format = Format::float32;
   bool channels_last = false;        ///< data and grad_output reach ATen in channels-last memory format
   bool weight_channels_last = false; ///< the weight reaches ATen in channels-last memory format (OHWI)
   bool mkldnn = true;                ///< false: ATen's mkldnn (oneDNN) backend is switched off for the call

@@ -58,7 +58,7 @@ TEST_F(Cli, BadUsageExitsTwoWithOneLine) {
       {"fuzz --cases -3", "convcheck: error: cases -3 must be >= 1\n"},
       {"fuzz --time 0", "convcheck: error: time 0 must be > 0 seconds\n"},
       {"fuzz --cases many", "convcheck: error: the argument ('many') for option '--cases' is invalid\n"},
-      {"fuzz --fill wrong", "convcheck: error: fill mode 'wrong' is not normal, exact or mixed\n"},
+      {"fuzz --fill wrong", "convcheck: error: fill mode 'wrong' is not normal, exact, witness or mixed\n"},
       {"fuzz --bogus", "convcheck: error: unrecognised option '--bogus'\n"},
       {"fuzz --threads -1", "convcheck: error: threads -1 must be >= 0\n"},
       {"fuzz --strategies naive,nope", "convcheck: error: unknown strategy 'nope' (known: "},

@@ -101,7 +101,10 @@ TEST_P(Mutants, FoundWithinAFewHundredCasesAndShrunkSmall) {
     // when the one-image sum of the same shape happens to round within the bound (docs/bound.md).
     EXPECT_LE(key(shrunk, "mb", 1), low_precision_bug(bug) ? 2 : 1) << shrunk;
     EXPECT_LE(in * height * width, 24) << bug << " shrunk to " << shrunk;
-    EXPECT_LE(out * (in / groups) * kernel_height * kernel_width, 16) << bug << " shrunk to " << shrunk;
+    // Likewise a double rounding of the result shows only on values past float16's integers (2048): the shrinker
+    // may keep 32 weights where fewer would sum below that on the drawn values.
+    EXPECT_LE(out * (in / groups) * kernel_height * kernel_width, low_precision_bug(bug) ? 32 : 16)
+        << bug << " shrunk to " << shrunk;
     EXPECT_TRUE(fs::exists(failure["repro"].get<std::string>()));
   }
   fs::remove_all(directory);

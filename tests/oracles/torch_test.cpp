@@ -96,7 +96,8 @@ TEST_F(Torch, SkipsMixedFormatsWithAReason) {
   const Problem mixed = parse_descriptor("mb1ic2ih4iw4oc2kh2kw2_f32:f32:f32:f64");
   for (const char *strategy : {"torch", "torch_native"})
     EXPECT_EQ(find_strategy(strategy)->unsupported_reason(mixed, Direction::output),
-              "mixed formats float32:float32:float32:float64 are not supported (one of: float32, float64)");
+              "mixed formats float32:float32:float32:float64 are not supported (one of: float32, float64, "
+              "bf16:bf16:bf16:f32, f16:f16:f16:f32)");
 }
 
 TEST_F(Torch, IsOffByDefaultAndOnWithAll) {

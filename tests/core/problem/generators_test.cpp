@@ -89,19 +89,25 @@ TEST(Generators, SameSeedAndIndexSameConfig) {
   EXPECT_NE(generate_problem(3, 17), generate_problem(4, 17));
 }
 
+// The share of cases, in thousandths, a corner must reach: every layout pair is one of six, so at least 10%; a
+// reduction stretched for the witness fill is drawn in one low-precision problem in 16, a third of them per
+// direction (about 0.6% of cases, docs/bound.md), so at least 0.3%; every other corner at least 3%.
+int floor_per_mille(const std::string &corner) {
+  if (corner.find(" + ") != std::string::npos) return 100;
+  if (corner.ends_with("past the narrow range")) return 3;
+  return 30;
+}
+
 TEST(Generators, CornersAreReachedOften) {
-  // Every corner in at least 3% of cases; every layout pair is one of six, so at least 10% each.
   const int cases = 3000;
   std::map<std::string, int> hits;
   for (int i = 0; i < cases; ++i) {
     const Problem config = generate_problem(1, static_cast<uint64_t>(i));
     for (const Corner &corner : corners()) hits[corner.name] += corner.holds(config);
   }
-  for (const Corner &corner : corners()) {
-    const bool layout_pair = corner.name.find(" + ") != std::string::npos;
-    EXPECT_GE(hits[corner.name], layout_pair ? cases / 10 : cases * 3 / 100)
+  for (const Corner &corner : corners())
+    EXPECT_GE(hits[corner.name], cases * floor_per_mille(corner.name) / 1000)
         << corner.name << ": " << hits[corner.name] << " of " << cases;
-  }
 }
 
 TEST(Generators, EveryRankIsDrawnOftenAndReachesTheCornersItself) {
@@ -119,9 +125,8 @@ TEST(Generators, EveryRankIsDrawnOftenAndReachesTheCornersItself) {
     EXPECT_GE(per_rank[ndims], cases * 15 / 100) << ndims << "-D: " << per_rank[ndims] << " of " << cases;
     for (const Corner &corner : corners()) {
       if (corner.name.ends_with("-D") || (ndims == 1 && corner.name == "unequal spatial sizes")) continue;
-      const bool layout_pair = corner.name.find(" + ") != std::string::npos;
       const int hit = hits[std::pair{ndims, corner.name}];
-      EXPECT_GE(hit, per_rank[ndims] * (layout_pair ? 10 : 3) / 100)
+      EXPECT_GE(hit, per_rank[ndims] * floor_per_mille(corner.name) / 1000)
           << ndims << "-D, " << corner.name << ": " << hit << " of " << per_rank[ndims];
     }
   }

@@ -349,7 +349,7 @@ TEST_F(CaseFileTest, ErrorsAboutValuesStayOneLineAndNameTheFile) {
   EXPECT_EQ(error_of(newline),
             "case file " + newline + ": /config/dtype 'float32\\x0afloat64' is not float32, float64, bfloat16 or float16");
   const std::string fill = valid_file([](hid_t f) { replace_fixed_string_attribute(f, "/", "fill", "uniform"); });
-  EXPECT_EQ(error_of(fill), "case file " + fill + ": fill mode 'uniform' is not normal, exact or mixed");
+  EXPECT_EQ(error_of(fill), "case file " + fill + ": fill mode 'uniform' is not normal, exact, witness or mixed");
 }
 
 } // namespace

@@ -1,0 +1,30 @@
+#pragma once
+// Reductions long enough for the accumulation-witness fill (core/numerics/fill.hpp) to show a narrow accumulation:
+// an element of a bfloat16 problem must sum more than 256 products, of a float16 one more than 2048, before a
+// partial sum kept in that format has to round. The generator's own sizes rarely get there (about 3% of bfloat16
+// problems, 5 of 150 in tests/oracles/witness_fill_test.cpp before this), so a share of low-precision problems is
+// stretched: one direction's reduction is made long while the other sizes are kept small, so the case stays cheap.
+//   output       sums C/G * kernel volume terms: the input channels per group grow;
+//   grad_data    sums K/G * kernel volume:        the output channels per group grow;
+//   grad_weight  sums N * output volume:           the batch grows.
+
+#include <cstdint>
+
+#include "core/problem/direction.hpp"
+#include "core/problem/problem.hpp"
+
+namespace convcheck {
+
+/// The terms past which a partial sum leaves the problem's narrowest storage format's exact integer range (257 for
+/// bfloat16, 2049 for float16); 0 for a problem with no narrow storage or a narrow accumulation.
+int64_t witness_terms(const Problem &problem);
+
+/// The most terms an element of `direction` sums, padding aside: C/G * kernel volume, K/G * kernel volume, or
+/// N * output volume.
+int64_t reduction_terms(const Problem &problem, Direction direction);
+
+/// Makes `direction`'s reduction at least witness_terms(problem) + `extra` terms long, keeping the other sizes of
+/// the work small (at most 8 multiply-adds per term); a problem with no witness length is left as it is.
+void reach_witness(Problem &problem, Direction direction, int64_t extra);
+
+} // namespace convcheck
