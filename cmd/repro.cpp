@@ -128,7 +128,7 @@ int repro_command(const std::vector<std::string> &args) {
   std::vector<std::string> files;
   bool live = false;
   std::string emit, out;
-  bool neighbours = false;
+  bool neighbours = false, keep_neighbours = false;
   po::options_description description("convcheck repro CASE.h5... [options]\n\nReplays saved cases");
   description.add_options()("help", "show this help")("case", po::value(&files), "case files")(
       "live", po::bool_switch(&live),
@@ -138,7 +138,10 @@ int repro_command(const std::vector<std::string> &args) {
       "out", po::value(&out), "--emit: write it to this file (default: standard output)")(
       "neighbours", po::bool_switch(&neighbours),
       "also run the finding's strategy on each neighbour of the case (a field one step each way, each layout, the "
-      "other format) and print which fail: the failing region");
+      "other format) and print which fail: the failing region (without it, the table the case file keeps is "
+      "printed)")(
+      "keep-neighbours", po::bool_switch(&keep_neighbours),
+      "--neighbours, and store the table in the case file (/finding/neighbours), replacing the one it kept");
   add_run_options(description, run);
   po::positional_options_description positional;
   positional.add("case", -1);
@@ -164,7 +167,17 @@ int repro_command(const std::vector<std::string> &args) {
     const Labels labels = labels_of(group_strategies);
     for (size_t i = 0; i < group.size(); ++i) {
       failed |= report_file(group[i].first, group[i].second, outcomes[i], labels, live);
-      if (neighbours) print_neighbours(group[i].second, group_strategies, run.run_timeout_s());
+      std::optional<FindingRecord> &finding = group[i].second.finding;
+      if (neighbours || keep_neighbours) {
+        const auto rows = print_neighbours(group[i].second, group_strategies, run.run_timeout_s());
+        if (keep_neighbours && rows) {
+          finding->neighbours = *rows;
+          write_case_file(group[i].first, group[i].second);
+          fmt::print("  kept in {} (/finding/neighbours)\n", group[i].first);
+        }
+      } else if (finding && !finding->neighbours.empty())
+        print_neighbour_rows(finding->neighbours, fmt::format("saved with the finding: {} {}", finding->strategy,
+                                                              finding->direction));
     }
     group.clear();
   };

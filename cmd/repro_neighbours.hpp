@@ -1,6 +1,8 @@
 #pragma once
 // `repro`'s neighbour table (cmd/repro_neighbours.cpp).
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/run/strategy.hpp"
@@ -9,7 +11,13 @@
 namespace convcheck {
 
 /// Runs the strategy of the file's finding, when among `strategies`, on each neighbour of the case and prints one
-/// row per neighbour (verdict, change, descriptor) and how many fail. Prints nothing for a file without a finding.
-void print_neighbours(const CaseFile &case_file, const std::vector<Strategy> &strategies, double run_timeout_s);
+/// row per neighbour (verdict, change, descriptor) and how many fail, and returns the rows. Prints nothing and
+/// returns nullopt for a file without a finding or when its strategy is not among `strategies`.
+std::optional<std::vector<NeighbourRow>> print_neighbours(const CaseFile &case_file,
+                                                          const std::vector<Strategy> &strategies,
+                                                          double run_timeout_s);
+
+/// Prints `rows` under "neighbours (HEADING, each one step from the case):", then the summary line.
+void print_neighbour_rows(const std::vector<NeighbourRow> &rows, const std::string &heading);
 
 } // namespace convcheck

@@ -14,6 +14,7 @@
 #include "core/process/case_workers.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/run/finding.hpp"
+#include "core/run/isa_cap.hpp"
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/run/verify.hpp"
@@ -68,11 +69,12 @@ int shrink_command(const std::vector<std::string> &args) {
       std::none_of(strategies.begin(), strategies.end(),
                    [&](const Strategy &s) { return s.name == case_file.finding->strategy; }))
     strategies.push_back(*find_strategy(case_file.finding->strategy)); // an injected finder is rerun too
-  const std::optional<Failure> failure = failure_to_shrink(case_file, strategies, run.run_timeout_s());
+  std::optional<Failure> failure = failure_to_shrink(case_file, strategies, run.run_timeout_s());
   if (!failure) {
     fmt::print("{}: every strategy agrees; nothing to shrink\n", file);
     return exit_agreed;
   }
+  failure->isa_cap = isa_cap_of(case_file.conv_case); // the file's cap, not one drawn again
   const FillMode fill = case_file.conv_case.fill == FillMode::mixed ? FillMode::normal : case_file.conv_case.fill;
   const SavedFinding saved = save_finding(*failure, strategies, case_file.conv_case.seed, fill, out_dir, true,
                                            run.run_timeout_s());

@@ -77,6 +77,9 @@ dl.facts pre { margin: 0; padding: 7px 10px; background: #f6f8fa; border: 1px so
 dl.facts .shrunk { font-size: 16px; font-weight: 600; }
 details { margin-top: 14px; color: var(--muted); }
 details summary { cursor: pointer; }
+table.neighbours { border-collapse: collapse; margin-top: 6px; font-size: 13px; }
+.neighbours td { border-bottom: 1px solid var(--line); padding: 3px 8px; }
+.neighbours tr.fails td:first-child { color: var(--fail); font-weight: 600; }
 table.unsaved { border-collapse: collapse; margin-top: 14px; font-size: 13.5px; width: 100%; }
 .unsaved th, .unsaved td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: left;
                           vertical-align: top; }
@@ -190,6 +193,21 @@ std::string matrix(const CampaignReport &report) {
   return html + "</tbody></table>\n</section>\n";
 }
 
+// The failing region around a shrunk finding: its neighbours that pass first (they bound the bug), then the rest,
+// each with its change.
+std::string neighbour_rows(const std::vector<NeighbourRow> &rows) {
+  if (rows.empty()) return "";
+  std::string html = fmt::format("<dt>failing region</dt><dd><details open><summary>{}</summary>\n"
+                                 "<table class=\"neighbours\"><tbody>\n", markup_escape(neighbour_summary(rows)));
+  for (bool failing : {false, true})
+    for (const NeighbourRow &row : rows)
+      if ((row.verdict == "fails") == failing)
+        html += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td><code>{}</code></td></tr>\n",
+                            failing ? "fails" : "passes", markup_escape(row.verdict), markup_escape(row.change),
+                            markup_escape(row.descriptor));
+  return html + "</tbody></table></details></dd>\n";
+}
+
 std::string finding_card(const ReportedFailure &reported) {
   const Failure &failure = reported.failure;
   const SavedFinding &saved = *reported.saved;
@@ -197,12 +215,13 @@ std::string finding_card(const ReportedFailure &reported) {
       "<article class=\"finding\"><h3><span class=\"what\">{} &middot; {}{}</span><span class=\"where\">case {}</span>"
       "</h3>\n<dl class=\"facts\"><dt>shrunk to</dt><dd><code class=\"shrunk\">{}</code></dd>\n"
       "<dt>problem</dt><dd><pre>{}</pre></dd>\n<dt>repro</dt><dd><pre class=\"repro\">convcheck repro {}</pre></dd>\n"
-      "<dt>found on</dt><dd><code>{}</code> <span class=\"n-skip\">(shrunk in {} steps, {:.1f} s)</span></dd></dl>"
-      "</article>\n",
+      "<dt>found on</dt><dd><code>{}</code> <span class=\"n-skip\">(shrunk in {} steps, {:.1f} s)</span></dd>\n{}"
+      "</dl></article>\n",
       markup_escape(failure.strategy), to_string(failure.direction),
       failure.kind == FailureKind::mismatch ? "" : " &middot; " + to_string(failure.kind), failure.case_index,
       markup_escape(format_descriptor(saved.shrunk)), markup_escape(saved.problem), markup_escape(saved.path),
-      markup_escape(format_descriptor(failure.config)), saved.shrink_steps, saved.shrink_s);
+      markup_escape(format_descriptor(failure.config)), saved.shrink_steps, saved.shrink_s,
+      neighbour_rows(saved.neighbours));
 }
 
 std::string findings(const CampaignReport &report) {

@@ -82,6 +82,12 @@ std::string json_report(const CampaignReport &report) {
       entry["shrunk_problem"] = reported.saved->problem;
       entry["shrink_steps"] = reported.saved->shrink_steps;
       entry["shrink_s"] = reported.saved->shrink_s;
+      if (!reported.saved->neighbours.empty()) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const NeighbourRow &row : reported.saved->neighbours)
+          rows.push_back({{"verdict", row.verdict}, {"change", row.change}, {"config", row.descriptor}});
+        entry["neighbours"] = rows;
+      }
     }
     failures.push_back(entry);
   }
@@ -155,6 +161,10 @@ CampaignReport report_from_json(const nlohmann::json &json) {
                                     0,
                                     entry.value("shrink_s", 0.0),
                                     entry.at("repro").get<std::string>()};
+    if (reported.saved && entry.contains("neighbours")) // reports from before issue 25 have none
+      for (const nlohmann::json &row : entry.at("neighbours"))
+        reported.saved->neighbours.push_back({row.at("verdict").get<std::string>(), row.at("change").get<std::string>(),
+                                              row.at("config").get<std::string>()});
     report.failures.push_back(reported);
   }
   if (json.contains("stats")) report.stats = stats_from_json(json.at("stats")); // older reports have none

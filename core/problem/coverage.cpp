@@ -87,6 +87,10 @@ std::vector<Corner> make_seams() {
   list.push_back({"kernel width past 5", [](const Problem &p) { return p.width().kernel > 5; }});
   list.push_back({"kernel past 7",
                   [](const Problem &p) { return any_axis(p, [](const SpatialAxis &a) { return a.kernel > 7; }); }});
+  list.push_back({"stride 4 or more",
+                  [](const Problem &p) { return any_axis(p, [](const SpatialAxis &a) { return a.stride >= 4; }); }});
+  list.push_back({"dilation 4 or more",
+                  [](const Problem &p) { return any_axis(p, [](const SpatialAxis &a) { return a.dilation >= 4; }); }});
   list.push_back({"stride past a padded kernel", [](const Problem &p) {
                     return any_axis(p, [](const SpatialAxis &a) {
                       return a.stride > a.kernel && (a.pad_begin > 0 || a.pad_end > 0);

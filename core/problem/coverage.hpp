@@ -23,7 +23,7 @@ const std::vector<Corner> &corners();
 
 /// The block seams of real kernels: a tail after at least one full block of channels per group (8, 16, 32, 64),
 /// of depthwise channels (16), of output width (register blocks of 8, 14, 16, 28), of batch (2); kernels past an
-/// unroll (width > 5, any axis > 7); stride larger than a padded kernel; groups past 16; depthwise past 64.
+/// unroll (width > 5, any axis > 7); stride and dilation of 4 or more; stride larger than a padded kernel; groups past 16; depthwise past 64.
 const std::vector<Corner> &seams();
 
 /// The corners of deconv (conv_transpose) problems, each holding only of a deconv: the op itself, output_padding > 0

@@ -9,6 +9,7 @@
 #include "core/numerics/fill.hpp"
 #include "core/problem/direction.hpp"
 #include "core/problem/fields.hpp"
+#include "core/problem/seam_draws.hpp"
 #include "core/problem/witness_reach.hpp"
 
 namespace convcheck {
@@ -22,13 +23,17 @@ struct TierRow {
   int weight;
   int64_t budget;
 };
+// Per mille of cases; the seam tier (core/problem/seam_draws.cpp) takes the rest, the sum of its rows' weights.
 constexpr std::array<TierRow, tier_count> tier_rows{{
-    {Tier::small, 394, 0},
-    {Tier::medium, 5, 1'000'000},
+    {Tier::small, 0, 0},
+    {Tier::medium, 8, 1'000'000},
     {Tier::large, 1, 4'000'000},
 }};
 
-enum class GroupKind { dense, grouped, depthwise };
+// The seam tier's problems are small-tier problems with one seam row's fields drawn large, trimmed to this: about
+// what the costliest small problems cost (a 2-D small problem reaches 3 * 6*8*8 * 12*12 * 5*5 = 3.3 M before the
+// cost plan's share), so the loop strategies still run on most of them.
+constexpr int64_t seam_budget = 30'000;
 
 // A drawn value, and whether it is an axis's output size rather than its input size.
 struct Drawn {
@@ -78,24 +83,65 @@ SpatialAxis fit(SpatialAxis axis) {
   return axis;
 }
 
+// The fields trimming must not halve: a seam-tier row's own (per-axis ones on the width axis only).
+struct Kept {
+  bool batch = false, width_in = false, groups = false, channels = false, width_kernel = false;
+};
+
+Kept kept_by(const SeamDraw *seam) {
+  if (seam == nullptr) return {};
+  const bool channels = seam->find("in_channels") != nullptr || seam->find("out_channels") != nullptr;
+  return {seam->find("batch") != nullptr, seam->find("in_size") != nullptr,
+          seam->find("groups") != nullptr || (channels && seam->group_kind == GroupKind::depthwise), channels,
+          seam->find("kernel_size") != nullptr};
+}
+
+// An axis whose padding gives more outputs than the kernel needs to fit (padding alone can give a 1-point input 7
+// outputs), or nullptr; `fit` of it without padding is what trimming puts in its place.
+SpatialAxis *overpadded(Problem &p) {
+  for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
+    SpatialAxis &axis = p.axes[static_cast<size_t>(a)];
+    SpatialAxis bare = axis;
+    bare.pad_begin = bare.pad_end = 0;
+    if (fit(bare).out() < axis.out()) return &axis;
+  }
+  return nullptr;
+}
+
 // Halves what costs most until the problem's work is within `budget`: the largest of the batch and the spatial
-// input sizes first, then the groups, then the channels per group, so that channel seams survive trimming.
-void trim(Problem &p, int64_t budget) {
+// input sizes first, then the groups, then the channels per group, so that channel seams survive trimming; a
+// seam-tier problem's own fields are kept, and then the kernel sizes are halved and the paddings dropped
+// (medium and large problems are within budget before those steps).
+void trim(Problem &p, int64_t budget, Kept kept = {}) {
   const auto work = [&p] { return static_cast<int64_t>(directions(p.op).size()) * p.multiply_adds(); };
+  const int64_t width = max_ndims - 1;
   while (budget > 0 && work() > budget) {
-    int64_t *largest = &p.batch;
+    int64_t spare = 1;
+    int64_t *largest = kept.batch ? &spare : &p.batch;
     for (int64_t a = p.first_axis(); a < max_ndims; ++a)
-      if (p.axes[static_cast<size_t>(a)].in > *largest) largest = &p.axes[static_cast<size_t>(a)].in;
+      if (!(kept.width_in && a == width) && p.axes[static_cast<size_t>(a)].in > *largest)
+        largest = &p.axes[static_cast<size_t>(a)].in;
+    int64_t *kernel = &spare;
+    for (int64_t a = p.first_axis(); a < max_ndims; ++a)
+      if (!(kept.width_kernel && a == width) && p.axes[static_cast<size_t>(a)].kernel > *kernel)
+        kernel = &p.axes[static_cast<size_t>(a)].kernel;
     if (*largest > 1) {
       *largest = (*largest + 1) / 2;
-    } else if (p.groups > 1) {
+    } else if (p.groups > 1 && !kept.groups) {
       const int64_t in_per_group = p.in_channels_per_group(), out_per_group = p.out_channels_per_group();
       p.groups = (p.groups + 1) / 2;
       p.in_channels = p.groups * in_per_group;
       p.out_channels = p.groups * out_per_group;
+    } else if (!kept.channels && std::max(p.in_channels_per_group(), p.out_channels_per_group()) > 1) {
+      const bool in = p.in_channels_per_group() >= p.out_channels_per_group();
+      int64_t &channels = in ? p.in_channels : p.out_channels;
+      channels = p.groups * ((channels / p.groups + 1) / 2);
+    } else if (*kernel > 1) {
+      *kernel = (*kernel + 1) / 2;
+    } else if (SpatialAxis *padded = overpadded(p); padded != nullptr) {
+      padded->pad_begin = padded->pad_end = 0;
     } else {
-      int64_t &channels = p.in_channels >= p.out_channels ? p.in_channels : p.out_channels;
-      channels = (channels + 1) / 2;
+      break; // only kept fields are left: the seam rows are sized so that this does not happen (generators_test)
     }
     for (int64_t a = p.first_axis(); a < max_ndims; ++a)
       p.axes[static_cast<size_t>(a)] = fit(p.axes[static_cast<size_t>(a)]);
@@ -104,14 +150,20 @@ void trim(Problem &p, int64_t budget) {
 
 // The problems of one tier and rank: each field drawn from its row of core/problem/fields.cpp, then made valid by
 // construction (channels are per-group counts times the groups; an output size becomes the input size that
-// gives it; padding is raised just enough for a non-empty output), then trimmed to the tier's budget.
-rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims) {
+// gives it; padding is raised just enough for a non-empty output), then trimmed to the tier's budget. With a
+// seam row (the seam tier: `tier` is small), the row's fields are drawn from the row instead, uncapped, on the
+// width axis only for a per-axis field, and kept by trimming.
+rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims, const SeamDraw *seam = nullptr) {
+  const int64_t width = max_ndims - 1;
   std::vector<rc::Gen<Drawn>> fields;
-  for (const IntField &field : int_fields())
-    fields.push_back(field.draws[static_cast<size_t>(tier.tier)].empty()
-                         ? rc::gen::just(Drawn{field.neutral, false}) // never drawn: see below
-                         : drawn(field.draws[static_cast<size_t>(tier.tier)],
-                                 ndims == 3 ? field.cap_3d[static_cast<size_t>(tier.tier)] : 0));
+  std::vector<std::optional<rc::Gen<Drawn>>> seam_fields;
+  for (const IntField &field : int_fields()) {
+    const Distribution &draws = field.draws[static_cast<size_t>(tier.tier)];
+    fields.push_back(draws.empty() ? rc::gen::just(Drawn{field.neutral, false}) // never drawn: see below
+                                   : drawn(draws, ndims == 3 ? field.cap_3d[static_cast<size_t>(tier.tier)] : 0));
+    const Distribution *large = seam == nullptr ? nullptr : seam->find(field.name);
+    seam_fields.push_back(large == nullptr ? std::nullopt : std::optional(drawn(*large, 0)));
+  }
   std::vector<std::pair<const WordField *, rc::Gen<std::string>>> words;
   for (const WordField &field : word_fields())
     if (field.fuzz_values != nullptr) words.emplace_back(&field, rc::gen::elementOf(field.fuzz_values(ndims)));
@@ -122,6 +174,9 @@ rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims) {
   const rc::Gen<Precision> precision = weighted(std::move(precisions));
   const rc::Gen<GroupKind> group_kind =
       rc::gen::weightedElement<GroupKind>({{4, GroupKind::dense}, {3, GroupKind::grouped}, {2, GroupKind::depthwise}});
+  const GroupKind seam_kind = seam == nullptr ? GroupKind::any : seam->group_kind;
+  const Kept kept = kept_by(seam);
+  const int64_t budget = seam == nullptr ? tier.budget : seam_budget;
   // One low-precision problem in 16 gets one direction's reduction long enough for the witness fill
   // (core/problem/witness_reach.hpp), each direction alike; the extra terms past the narrow range vary.
   const rc::Gen<std::optional<Direction>> long_reduction = rc::gen::weightedElement<std::optional<Direction>>(
@@ -136,12 +191,13 @@ rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims) {
       const IntField &field = int_fields()[f];
       if (field.draws[static_cast<size_t>(tier.tier)].empty()) continue; // left neutral, and no randomness spent
       for (int64_t a = field.per_axis() ? p.first_axis() : 0; a < (field.per_axis() ? max_ndims : 1); ++a) {
-        const Drawn value = *fields[f];
+        const bool large = seam_fields[f].has_value() && (!field.per_axis() || a == width);
+        const Drawn value = large ? **seam_fields[f] : *fields[f];
         field.set(p, a, value.value);
         output_size[static_cast<size_t>(a)] = output_size[static_cast<size_t>(a)] || (field.per_axis() && value.output);
       }
     }
-    const GroupKind kind = *group_kind;
+    const GroupKind kind = seam_kind == GroupKind::any ? *group_kind : seam_kind;
     if (kind == GroupKind::dense) p.groups = 1;
     if (kind == GroupKind::depthwise) { // G = C = K: the channel count drawn, so it reaches channel seams too
       if (p.in_channels > 1) p.groups = p.in_channels;
@@ -157,19 +213,30 @@ rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims) {
     }
     for (const auto &[field, values] : words) field->set(p, *values, field->name);
     p.precision = *precision;
-    trim(p, tier.budget);
+    trim(p, budget, kept);
     if (const std::optional<Direction> direction = *long_reduction; direction && witness_terms(p) > 0)
       reach_witness(p, *direction, *extra_terms % (witness_terms(p) / 4));
     return p;
   });
 }
 
-// Every rank of `tiers`, each tier by its weight: in each, 1-D and 3-D one case in five, 2-D three in five.
-rc::Gen<Problem> problems_of(std::span<const TierRow> tiers) {
+// The weight of each rank in every tier: 1-D and 3-D one case in five, 2-D three in five.
+constexpr std::array<std::pair<int64_t, size_t>, 3> rank_weights{{{1, 1}, {2, 3}, {3, 1}}};
+
+// Every rank of `tiers`, each tier by its weight, and with `seams` the seam tier's rows by theirs; the small tier
+// takes what is left of 1000.
+rc::Gen<Problem> problems_of(std::span<const TierRow> tiers, bool seams) {
   std::vector<std::pair<size_t, rc::Gen<Problem>>> choices;
+  int64_t rest = 1000;
+  for (const TierRow &tier : tiers) rest -= tier.weight;
+  for (const SeamDraw &row : seam_draws()) rest -= seams ? row.weight : 0;
   for (const TierRow &tier : tiers)
-    for (const auto &[ndims, weight] : {std::pair{1, 1}, {2, 3}, {3, 1}})
-      choices.emplace_back(static_cast<size_t>(tier.weight * weight), problems_of(tier, ndims));
+    for (const auto &[ndims, weight] : rank_weights)
+      choices.emplace_back(static_cast<size_t>(tier.tier == Tier::small ? rest : tier.weight) * weight,
+                           problems_of(tier, ndims));
+  for (const SeamDraw &row : seams ? seam_draws() : std::span<const SeamDraw>())
+    for (const auto &[ndims, weight] : rank_weights)
+      choices.emplace_back(static_cast<size_t>(row.weight) * weight, problems_of(tier_rows[0], ndims, &row));
   return weighted(std::move(choices));
 }
 
@@ -194,9 +261,13 @@ Problem transposed(const Problem &conv, uint64_t pick) {
   return deconv;
 }
 
-rc::Gen<Problem> problems() { return problems_of(tier_rows); }
+rc::Gen<Problem> problems() { return problems_of(tier_rows, true); }
 
-rc::Gen<Problem> problems(Tier tier) { return problems_of(std::span(&tier_rows[static_cast<size_t>(tier)], 1)); }
+rc::Gen<Problem> problems(Tier tier) { return problems_of(std::span(&tier_rows[static_cast<size_t>(tier)], 1), false); }
+
+rc::Gen<Problem> seam_problems() { return problems_of({}, true); }
+
+int64_t seam_tier_budget() { return seam_budget; }
 
 int64_t tier_budget(Tier tier) { return tier_rows[static_cast<size_t>(tier)].budget; }
 

@@ -33,6 +33,12 @@ rc::Gen<Problem> problems();
 /// The same, from one tier only.
 rc::Gen<Problem> problems(Tier tier);
 
+/// The seam tier alone (core/problem/seam_draws.hpp): small problems with one seam row's fields drawn large.
+rc::Gen<Problem> seam_problems();
+
+/// The seam tier's work budget: multiply-adds summed over every direction.
+int64_t seam_tier_budget();
+
 /// The work budget of `tier`: multiply-adds summed over every direction (0: none).
 int64_t tier_budget(Tier tier);
 

@@ -38,6 +38,7 @@ std::string encode(const SavedFinding &saved) {
   out.put(saved.shrink_tries);
   out.put(saved.shrink_s);
   out.put(saved.path);
+  out.put(format_neighbour_rows(saved.neighbours));
   return out.bytes();
 }
 
@@ -50,6 +51,7 @@ SavedFinding decode_saved_finding(const std::string &bytes) {
   saved.shrink_tries = in.get<size_t>();
   saved.shrink_s = in.get<double>();
   saved.path = in.get_string();
+  saved.neighbours = parse_neighbour_rows(in.get_string(), "a finding saver's neighbour table");
   return saved;
 }
 

@@ -14,6 +14,7 @@
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/problem/shrink.hpp"
+#include "core/run/neighbour_table.hpp"
 #include "core/run/verify.hpp"
 
 namespace convcheck {
@@ -68,11 +69,18 @@ Outcome outcome_on(const Case &conv_case, const Strategy &strategy, Direction di
   return outcome;
 }
 
+// The case of `config` with the failure's inputs and ISA cap.
+Case failure_case(const Failure &failure, const Problem &config, uint64_t seed, FillMode fill) {
+  Case made = make_case(config, fill, seed, failure.case_index);
+  made.isa_cap = failure.isa_cap;
+  return made;
+}
+
 void write_finding(const SavedFinding &saved, const Failure &failure, CaseFile &case_file,
                    const std::string &corpus_dir) {
   case_file.finding = FindingRecord{failure.strategy, to_string(failure.direction), saved.problem,
                                     case_file.finding ? case_file.finding->implementation : "",
-                                    to_string(failure.kind)};
+                                    to_string(failure.kind), "", saved.neighbours};
   std::error_code error;
   std::filesystem::create_directories(corpus_dir, error);
   if (error) throw InputError(fmt::format("cannot create corpus directory {}: {}", corpus_dir, error.message()));
@@ -87,7 +95,7 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
                                     [&](const Strategy &s) { return s.name == failure.strategy; });
   assert(failing != strategies.end());
   auto outcome_for = [&](const Problem &config) {
-    return outcome_on(make_case(config, fill, seed, failure.case_index), *failing, failure.direction, failure.kind,
+    return outcome_on(failure_case(failure, config, seed, fill), *failing, failure.direction, failure.kind,
                       run_timeout_s);
   };
   SavedFinding saved{failure.config, failure.problem, 0, 0, {}};
@@ -104,7 +112,9 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
   const Outcome outcome = outcome_for(saved.shrunk);
   saved.problem = outcome.verdict == Verdict::failed ? outcome.detail : failure.problem;
 
-  CaseFile case_file{make_case(saved.shrunk, fill, seed, failure.case_index), {}, {}};
+  CaseFile case_file{failure_case(failure, saved.shrunk, seed, fill), {}, {}};
+  if (shrink_it && failure.kind == FailureKind::mismatch)
+    saved.neighbours = neighbour_table(case_file.conv_case, *failing, failure.direction, run_timeout_s);
   case_file.finding = FindingRecord{{}, {}, {}, outcome.implementation, {}};
   const Reference reference = compute_reference(case_file.conv_case);
   for (const Strategy &strategy : strategies)
@@ -125,7 +135,7 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
 SavedFinding save_inputs_only(const Failure &failure, uint64_t seed, FillMode fill, const std::string &corpus_dir,
                               const std::string &note) {
   SavedFinding saved{failure.config, fmt::format("{} ({})", failure.problem, note), 0, 0, {}};
-  CaseFile case_file{make_case(failure.config, fill, seed, failure.case_index), {}, {}};
+  CaseFile case_file{failure_case(failure, failure.config, seed, fill), {}, {}};
   saved.path = finding_path(corpus_dir, saved.shrunk, failure.strategy, failure.direction);
   write_finding(saved, failure, case_file, corpus_dir);
   return saved;

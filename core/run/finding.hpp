@@ -3,6 +3,7 @@
 // then write that case, with every strategy's results, as a case file named after what it shows.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "core/numerics/fill.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
+#include "core/storage/neighbour_rows.hpp"
 
 namespace convcheck {
 
@@ -22,6 +24,9 @@ struct Failure {
   Problem config;      // the failing case's problem
   std::string problem; // what went wrong, one line
   FailureKind kind = FailureKind::mismatch;
+  /// The ISA cap the failing case ran under, when it was not drawn from (seed, case index): a case file's own
+  /// (`shrink` keeps it, core/run/isa_cap.hpp); unset, every case made from the failure draws it again.
+  std::optional<std::string> isa_cap = std::nullopt;
 };
 
 struct SavedFinding {
@@ -31,6 +36,9 @@ struct SavedFinding {
   size_t shrink_tries = 0;
   double shrink_s = 0;
   std::string path;
+  /// The failing region around the shrunk case (core/run/neighbour_table.hpp): computed for a shrunk mismatch (a
+  /// crash's or a hang's neighbours could each take a timeout), also kept in the case file; else empty.
+  std::vector<NeighbourRow> neighbours = {};
 };
 
 /// 16 hex digits hashing the canonical descriptor of `config`, `strategy` and `direction`.

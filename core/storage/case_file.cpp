@@ -369,7 +369,9 @@ private:
       return H5Aexists(finding.get(), name) > 0 ? string_attribute(finding.get(), "/finding/", name) : std::string();
     };
     result.finding = FindingRecord{optional("strategy"), optional("direction"), optional("problem"),
-                                   optional("implementation"), optional("kind"), optional("upstream")};
+                                   optional("implementation"), optional("kind"), optional("upstream"),
+                                   parse_neighbour_rows(optional("neighbours"),
+                                                        fmt::format("case file {}: attribute /finding/neighbours", path_))};
   }
 
   std::string path_;
@@ -500,6 +502,8 @@ public:
       if (!case_file.finding->kind.empty()) string_attribute(finding.get(), "kind", case_file.finding->kind);
       if (!case_file.finding->upstream.empty())
         string_attribute(finding.get(), "upstream", case_file.finding->upstream);
+      if (!case_file.finding->neighbours.empty())
+        string_attribute(finding.get(), "neighbours", format_neighbour_rows(case_file.finding->neighbours));
     }
   }
 

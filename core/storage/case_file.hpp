@@ -11,7 +11,8 @@
 //   /inputs           datasets data [N,C,spatial...], weight [K,C/G,kernel...], grad_output [N,K,out...]
 //                     (canonical layouts, each in its role's format)
 //   /results/<name>   optional datasets output, grad_data, grad_weight recorded from strategy <name>
-//   /finding          optional attrs strategy, direction, problem, implementation, kind: why the case was saved
+//   /finding          optional attrs strategy, direction, problem, implementation, kind: why the case was saved;
+//                     neighbours: the failing region (core/storage/neighbour_rows.hpp)
 //
 // Readers accept any integer type for integer attributes, fixed- and variable-length strings, and ignore what
 // they do not know. Every malformed file throws InputError("case file PATH: problem").
@@ -23,6 +24,7 @@
 
 #include "core/numerics/case.hpp"
 #include "core/problem/direction.hpp"
+#include "core/storage/neighbour_rows.hpp"
 
 namespace convcheck {
 
@@ -34,6 +36,7 @@ struct FindingRecord {
   std::string implementation; // e.g. oneDNN's impl_info_str; may be empty
   std::string kind;           // "mismatch", "crash" or "timeout" (FailureKind); empty in files from before it
   std::string upstream;       // where the library's maintainers track this bug (corpus/upstream/); usually empty
+  std::vector<NeighbourRow> neighbours = {}; // the failing region around the case; empty when not computed
 };
 
 struct CaseFile {

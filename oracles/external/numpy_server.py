@@ -14,20 +14,19 @@ from convcheck_server import serve
 
 def pad(x, begin, end):
     """x [N, C, spatial...] over input positions [-begin, in + end): zeros where a padding is positive, cropped
-    where it is negative."""
-    kept = x[(slice(None),) * 2 + tuple(slice(max(-b, 0), n - max(-e, 0))
-                                        for n, b, e in zip(x.shape[2:], begin, end))]
-    return np.pad(kept, [(0, 0), (0, 0)] + [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)])
+    where it is negative. Padded first, then cut, so that a crop longer than the input eats into the other side's
+    padding (in 1, begin -2, end 2 is the one position 2, a zero)."""
+    padded = np.pad(x, [(0, 0), (0, 0)] + [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)])
+    return padded[(slice(None),) * 2 + tuple(slice(max(b, 0) - b, max(b, 0) + n + e)
+                                             for n, b, e in zip(x.shape[2:], begin, end))]
 
 
 def unpad(grad_padded, shape, begin, end):
-    """The gradient of pad(): what lands on the input positions pad() kept; zero on those it cropped."""
-    grad = np.zeros(shape)
-    inner = grad_padded[(slice(None),) * 2 + tuple(slice(max(b, 0), n - max(e, 0))
-                                                   for n, b, e in zip(grad_padded.shape[2:], begin, end))]
-    grad[(slice(None),) * 2 + tuple(slice(max(-b, 0), n - max(-e, 0))
-                                    for n, b, e in zip(shape[2:], begin, end))] = inner
-    return grad
+    """The gradient of pad(): what lands on the input positions pad() kept; zero on those it cropped. The window
+    is widened with zeros to cover every input position, then the input's positions are cut out of it."""
+    widened = np.pad(grad_padded, [(0, 0), (0, 0)] + [(max(-b, 0), max(-e, 0)) for b, e in zip(begin, end)])
+    return widened[(slice(None),) * 2 + tuple(slice(max(b, 0), max(b, 0) + n)
+                                              for n, b, e in zip(shape[2:], begin, end))]
 
 
 def compute(problem, tensors):

@@ -57,6 +57,21 @@ TEST_F(CorpusCli, ShrinkMinimisesACaseSavedUnshrunk) {
   EXPECT_EQ(convcheck("shrink " + small.string()).output, "convcheck: error: shrink needs --out DIR\n");
 }
 
+TEST_F(CorpusCli, ShrinkKeepsTheCasesIsaCap) {
+  // Issue 25: a case's cap is drawn from (seed, case index) only while it has none; the file's cap (here sse41,
+  // which the default draw never picks) is what the shrunk case runs and is saved under.
+  ASSERT_EQ(convcheck("fuzz --cases 50 --strategies naive --inject group_interleave --no-shrink --isa-caps sse41 "
+                      "--corpus " + path("raw"))
+                .status,
+            1);
+  const fs::path raw = *fs::directory_iterator(path("raw"));
+  EXPECT_NE(convcheck("repro " + raw.string()).output.find("  oneDNN under ISA cap sse41\n"), std::string::npos);
+  ASSERT_EQ(convcheck("shrink " + raw.string() + " --out " + path("small")).status, 1);
+  const fs::path small = *fs::directory_iterator(path("small"));
+  const Invocation replay = convcheck("repro " + small.string());
+  EXPECT_NE(replay.output.find("  oneDNN under ISA cap sse41\n"), std::string::npos) << replay.output;
+}
+
 TEST_F(CorpusCli, AddDedupsListsAndRuns) {
   ASSERT_EQ(convcheck("fuzz --cases 50 --strategies naive --inject pad_order --corpus " + path("found")).status, 1);
   const fs::path found = *fs::directory_iterator(path("found"));

@@ -1,6 +1,7 @@
 #!/bin/bash
 # `repro --neighbours`: the failing region around a minimal case names the seam. An injected seam bug (oc_tail_fwd:
-# the output-channel tail after full blocks of 16 skipped) shrunk to 17 output channels passes at 16 and fails at 18;
+# the output-channel tail after full blocks of 16 skipped), found at 33 output channels and shrunk to 17, passes at
+# 16 and fails at 18, and the table shrinking stored in its case file, its HTML and its JSON report say the same;
 # oneDNN #6035 (corpus/upstream/, under its avx2 cap) passes with stride 1 and with channels-first data.
 # Usage: neighbour_table.sh CONVCHECK SOURCE_DIR WORK_DIR
 set -u
@@ -8,16 +9,35 @@ convcheck=$1 source=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 status=0
 expect() { grep -Eq "$2" "$1" || { echo "FAIL: no line matching '$2' in $1:"; cat "$1"; status=1; }; }
-"$convcheck" check --inject oc_tail_fwd --strategies naive --threads 1 --corpus "$work/seam" mb1ic1ih3oc17kh1 > /dev/null
+"$convcheck" check --inject oc_tail_fwd --strategies naive --threads 1 --corpus "$work/seam" mb1ic1ih3oc33kh1 \
+  --html "$work/seam.html" --report "$work/seam.json" > /dev/null
 "$convcheck" repro "$work"/seam/oc_tail_fwd-output-*.h5 --strategies naive --neighbours > "$work/seam.txt"
 expect "$work/seam.txt" '^  neighbours \(oc_tail_fwd output, each one step from the case\):$'
 expect "$work/seam.txt" '^    passed +out_channels 16 +mb1ic1iw1oc16kw1$'
 expect "$work/seam.txt" '^    fails +out_channels 18 +mb1ic1iw1oc18kw1$'
+expect "$work/seam.txt" '^  failing region: 12 of 13 neighbours fail; passes with out_channels 16$'
+# Shrinking stored the same table in the case file (/finding/neighbours): repro prints it without rerunning, and the
+# HTML and JSON reports of the run that found it show it.
+"$convcheck" repro "$work"/seam/oc_tail_fwd-output-*.h5 --strategies naive > "$work/saved.txt"
+expect "$work/saved.txt" '^  neighbours \(saved with the finding: oc_tail_fwd output, each one step from the case\):$'
+expect "$work/saved.txt" '^    passed +out_channels 16 +mb1ic1iw1oc16kw1$'
+expect "$work/saved.txt" '^  failing region: 12 of 13 neighbours fail; passes with out_channels 16$'
+expect "$work/seam.html" '<summary>12 of 13 neighbours fail; passes with out_channels 16</summary>'
+expect "$work/seam.html" '<tr class="passes"><td>passed</td><td>out_channels 16</td><td><code>mb1ic1iw1oc16kw1</code></td></tr>'
+tr -d ' \n' < "$work/seam.json" > "$work/seam.min.json"
+expect "$work/seam.min.json" '\{"change":"out_channels16","config":"mb1ic1iw1oc16kw1","verdict":"passed"\}'
 "$convcheck" repro "$source/corpus/upstream/onednn-grad_weight-22d0a043a832b052.h5" --strategies onednn \
   --run-held-back --neighbours > "$work/6035.txt"
 if grep -q "this host cannot run avx2" "$work/6035.txt"; then echo "6035: the host lacks avx2"; exit $status; fi
 expect "$work/6035.txt" '^    passed +stride_width 1 '
 expect "$work/6035.txt" '^    passed +data_layout NCHW '
 expect "$work/6035.txt" '^    fails +in_channels 2 '
-expect "$work/6035.txt" '^  failing region: [0-9]+ of [0-9]+ neighbours fail$'
+expect "$work/6035.txt" '^  failing region: [0-9]+ of [0-9]+ neighbours fail(;.*)?$'
+# --keep-neighbours stores the table in (a copy of) the corpus case, and a plain repro prints it from there.
+cp "$source/corpus/upstream/onednn-grad_weight-22d0a043a832b052.h5" "$work/6035.h5"
+"$convcheck" repro "$work/6035.h5" --strategies onednn --run-held-back --keep-neighbours > "$work/6035-keep.txt"
+expect "$work/6035-keep.txt" "^  kept in $work/6035.h5 \\(/finding/neighbours\\)$"
+"$convcheck" repro "$work/6035.h5" --strategies onednn --run-held-back > "$work/6035-kept.txt"
+expect "$work/6035-kept.txt" '^  neighbours \(saved with the finding: onednn grad_weight, each one step from the case\):$'
+expect "$work/6035-kept.txt" '^    passed +stride_width 1 '
 exit $status

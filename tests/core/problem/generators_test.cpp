@@ -49,19 +49,38 @@ TEST(Generators, MediumAndLargeTiersReachRealSizes) {
   }
 }
 
-TEST(Generators, EveryBlockSeamIsCrossed) {
-  // A bug at a seam shows on a share of the cases crossing it; the seams of the injected seam bugs (oc_tail_fwd,
-  // kw_unroll5, mb_tail_dgrad) come up in at least 0.4% of cases, so such a bug is found in a few hundred cases,
-  // and every seam at least once in 2,000 cases.
+RC_GTEST_PROP(Generators, EverySeamTierConfigIsValidAndWithinItsBudget, ()) {
+  const Problem config = *seam_problems();
+  validate(config);
+  RC_ASSERT(3 * config.multiply_adds() <= seam_tier_budget());
+}
+
+TEST(Generators, EveryBlockSeamReachesItsFloor) {
+  // Issue 25: the seams where kernel families switch come up in at least 2% of cases each, so a bug at one of them
+  // is found in a few hundred cases. The rest have the floors of what they cost: a tail past 64 channels per group,
+  // more than 64 depthwise channels and output widths past 16 and 28 stay rarer, as the medium and large tiers and
+  // the seam tier's rows reach them at a fraction of their cases (docs/distribution.md).
+  const std::map<std::string, double> floors = {
+      {"in channels/group: tail after 16", 2.0}, {"out channels/group: tail after 16", 2.0},
+      {"in channels/group: tail after 32", 2.0}, {"out channels/group: tail after 32", 2.0},
+      {"kernel past 7", 2.0}, {"stride 4 or more", 2.0}, {"dilation 4 or more", 2.0}, {"batch past 8", 2.0},
+      {"in channels/group: tail after 8", 2.0}, {"out channels/group: tail after 8", 2.0},
+      {"kernel width past 5", 2.0}, {"groups past 16", 2.0}, {"output width: tail after 14", 2.0},
+      {"depthwise channels: tail after 16", 1.5}, {"output width: tail after 16", 0.8},
+      {"output width: tail after 28", 0.4}, {"in channels/group: tail after 64", 0.2},
+      {"out channels/group: tail after 64", 0.2}, {"depthwise channels past 64", 0.1},
+  };
   const int cases = 20000;
   std::map<std::string, int> hits;
   for (int i = 0; i < cases; ++i) {
     const Problem config = generate_problem(5, static_cast<uint64_t>(i));
     for (const Corner &seam : seams()) hits[seam.name] += seam.holds(config);
   }
-  for (const Corner &seam : seams()) EXPECT_GE(hits[seam.name], cases / 2000) << seam.name;
-  for (const char *name : {"out channels/group: tail after 16", "kernel width past 5", "batch: tail after 2"})
-    EXPECT_GE(hits[name], cases * 4 / 1000) << name;
+  for (const Corner &seam : seams()) {
+    const auto floor = floors.find(seam.name);
+    const double percent = 100.0 * hits[seam.name] / cases;
+    EXPECT_GE(percent, floor == floors.end() ? 2.0 : floor->second) << seam.name;
+  }
 }
 
 TEST(Generators, SameSeedAndIndexSameConfig) {

@@ -143,6 +143,28 @@ TEST_F(CaseFileTest, KeepsTheIsaCapAndReadsAFileWithoutOneAsNoCap) {
                                            unknown));
 }
 
+// A finding keeps its failing region (/finding/neighbours, issue 25); a file without it (every file from before)
+// reads as an empty table, and a malformed row is refused naming the attribute and the row.
+TEST_F(CaseFileTest, KeepsTheNeighbourTableAndReadsAFileWithoutOneAsEmpty) {
+  CaseFile found{make_case(parse_descriptor("mb1ic1iw1oc17kw1"), FillMode::exact, 5, 9), {},
+                 FindingRecord{"oc_tail_fwd", "output", "error 4 exceeds bound 0", ""}};
+  write_case_file(path("plain.h5"), found);
+  ASSERT_TRUE(read_case_file(path("plain.h5")).finding.has_value());
+  EXPECT_TRUE(read_case_file(path("plain.h5")).finding->neighbours.empty());
+  found.finding->neighbours = {{"passed", "out_channels 16", "mb1ic1iw1oc16kw1"},
+                               {"fails", "out_channels 18", "mb1ic1iw1oc18kw1"}};
+  const std::string file = path("region.h5");
+  write_case_file(file, found);
+  EXPECT_EQ(read_case_file(file).finding->neighbours, found.finding->neighbours);
+  const hid_t handle = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  replace_fixed_string_attribute(handle, "/finding", "neighbours",
+                                 "passed\tout_channels 16\tmb1ic1iw1oc16kw1\nfails out_channels 18");
+  H5Fclose(handle);
+  EXPECT_EQ(error_of(file), fmt::format("case file {}: attribute /finding/neighbours: row 2 is not verdict, change and "
+                                        "descriptor separated by tabs: 'fails out_channels 18'",
+                                        file));
+}
+
 TEST_F(CaseFileTest, AcceptsOtherIntegerTypesAndFixedLengthStrings) {
   const std::string file = valid_file([](hid_t handle) {
     replace_int_attribute(handle, "/config", "batch", H5T_STD_U8LE, 2);
