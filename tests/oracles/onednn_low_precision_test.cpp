@@ -86,9 +86,10 @@ void expect_bf16_edge_configs_pass(int64_t ndims) {
     return false;
   };
   EXPECT_TRUE(reached("x64:gemm:jit")) << "no bf16 gemm convolution ran: " << fmt::format("{}", fmt::join(ran, ", "));
-  if (host_lacks("avx512_core_bf16").empty())
+  if (host_lacks("avx512_core_bf16").empty()) {
     for (const char *family : {"jit_bf16", "brgconv"})
       EXPECT_TRUE(reached(family)) << "no " << family << " kernel ran: " << fmt::format("{}", fmt::join(ran, ", "));
+  }
 }
 
 } // namespace
@@ -219,9 +220,10 @@ TEST(OnednnLowPrecision, F16RunsWhereOneDnnHasItAndIsSkippedWithTheReasonElsewhe
     return;
   }
   const Reference reference = compute_reference(conv_case);
-  for (Direction direction : all_directions)
-    if (!runs.at(direction).result.empty())
-      EXPECT_NE(judge("onednn", direction, runs.at(direction).result, reference[direction]).verdict, Verdict::failed);
+  for (Direction direction : all_directions) {
+    if (runs.at(direction).result.empty()) continue;
+    EXPECT_NE(judge("onednn", direction, runs.at(direction).result, reference[direction]).verdict, Verdict::failed);
+  }
 }
 
 // A case under another cap than the process's crosses a pipe to a cap server (oracles/support/onednn_isa_server.hpp):
