@@ -13,8 +13,8 @@ namespace {
 
 RunResults run_case(const Case &c) {
   const Algorithm algorithm = winograd_tile_for(c);
-  const std::array<WinogradAxis, 3> axes = winograd_axes(c.problem, algorithm);
-  return winograd_results(c, algorithm, [&](Direction d) {
+  return winograd_results(c, algorithm, [&](Direction d) { // transforms only for a direction it takes
+    const std::array<WinogradAxis, 3> axes = winograd_axes(c.problem, algorithm);
     if (d != Direction::grad_data) return winograd_result(c, d, axes);
     CorrelationInputs<float> inputs = correlation_inputs<float>(c, d, /*absolute=*/false);
     const int64_t taps = c.problem.kernel_volume();

@@ -11,9 +11,8 @@ namespace {
 
 RunResults run_case(const Case &c) {
   const Algorithm algorithm = winograd_tile_for(c);
-  const std::array<WinogradAxis, 3> axes = winograd_axes(c.problem, algorithm);
-  return winograd_results(c, algorithm, [&](Direction d) {
-    return winograd_result(c, d, axes, WinogradOptions{.drop_last_partial_tile = true});
+  return winograd_results(c, algorithm, [&](Direction d) { // transforms only for a direction it takes
+    return winograd_result(c, d, winograd_axes(c.problem, algorithm), WinogradOptions{.drop_last_partial_tile = true});
   });
 }
 

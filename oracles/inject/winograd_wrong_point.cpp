@@ -24,9 +24,11 @@ void break_last_row(WinogradAxis &axis) {
 
 RunResults run_case(const Case &c) {
   const Algorithm algorithm = winograd_tile_for(c);
-  std::array<WinogradAxis, 3> axes = winograd_axes(c.problem, algorithm);
-  for (WinogradAxis &axis : axes) break_last_row(axis);
-  return winograd_results(c, algorithm, [&](Direction d) { return winograd_result(c, d, axes); });
+  return winograd_results(c, algorithm, [&](Direction d) { // transforms only for a direction it takes
+    std::array<WinogradAxis, 3> axes = winograd_axes(c.problem, algorithm);
+    for (WinogradAxis &axis : axes) break_last_row(axis);
+    return winograd_result(c, d, axes);
+  });
 }
 
 const Registration registration{
