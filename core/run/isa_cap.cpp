@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
-#include "core/numerics/fill.hpp"
+#include "core/problem/mix64.hpp"
 
 namespace convcheck {
 
