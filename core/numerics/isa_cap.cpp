@@ -1,4 +1,4 @@
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 
 #include <cpuid.h>
 
