@@ -14,6 +14,24 @@
 
 namespace convcheck {
 
+namespace {
+
+/// The ops of --external-ops ("conv,deconv"); a deconv needs case format 2 (v1 holds convs only).
+std::vector<Op> external_op_list(const std::string &text, int case_format) {
+  std::vector<Op> ops;
+  for (size_t start = 0; start <= text.size();) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const Op op = parse_op(text.substr(start, comma - start), "external-ops");
+    if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
+    start = comma + 1;
+  }
+  if (case_format < 2 && std::find(ops.begin(), ops.end(), Op::deconv) != ops.end())
+    throw InputError("external-ops deconv needs --external-case-format 2 (format v1 holds convs only)");
+  return ops;
+}
+
+} // namespace
+
 std::vector<Strategy> RunOptions::selected() const {
   require_at_least("threads", threads, 0);
   require_at_least("max-elements", max_elements, 1);
@@ -38,6 +56,7 @@ std::vector<Strategy> RunOptions::selected() const {
     ExternalSpec spec = parse_external(text);
     spec.timeout_s = external_timeout_s;
     spec.case_format = external_case_format;
+    spec.ops = external_op_list(external_ops, external_case_format);
     spec.max_elements = max_elements;
     add("external", spec.name, [&] { return external_strategy(spec); });
   }
@@ -91,6 +110,8 @@ void add_run_options(po::options_description &description, RunOptions &options) 
        "seconds an external command or server may take per case")
       ("external-case-format", po::value(&options.external_case_format)->default_value(1),
        "newest case-file format the external commands read: 1 (2-D problems only) or 2 (every problem)")
+      ("external-ops", po::value(&options.external_ops)->default_value("conv"),
+       "comma-separated ops the external commands compute: conv, deconv (deconv needs --external-case-format 2)")
       ("external-server", po::value(&options.external_servers)->composing(),
        "NAME=COMMAND: also check an outside implementation that stays up and answers cases over a pipe "
        "(repeatable; see docs/external.md)")

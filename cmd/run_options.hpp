@@ -24,6 +24,7 @@ struct RunOptions {
   std::vector<std::string> externals; // NAME=COMMAND
   double external_timeout_s = 60;
   int external_case_format = 1; // the newest case-file format the external commands read
+  std::string external_ops = "conv"; // the ops the external commands compute, comma-separated
   std::vector<std::string> external_servers; // NAME=COMMAND
   int64_t external_server_max_cases = 0;     // cases per server before it is restarted; 0: never
   double external_server_start_timeout_s = 60; // from starting a server to its hello

@@ -91,7 +91,7 @@ Strategy external_strategy(const ExternalSpec &spec) {
   Strategy strategy;
   // The command gets case files: v1 for what v1 can hold, v2 otherwise (docs/external.md). A command written
   // against v1 is offered only what v1 holds; one that reads v2 every problem, and exits 77 for what it cannot run.
-  strategy.supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}};
+  strategy.supports = {.ops = spec.ops, .ranks = {2}, .dtypes = {DType::float32, DType::float64}};
   if (spec.case_format >= 2) strategy.supports.ranks = {1, 2, 3}, strategy.supports.crops = true;
   strategy.name = spec.name;
   strategy.description = fmt::format("external command: {}", spec.command);

@@ -19,6 +19,8 @@ struct ExternalSpec {
   /// The newest case-file format the command reads (--external-case-format): with 1 it is offered only problems
   /// that fit format v1 (2-D conv, padding >= 0, one float format); with 2, every problem.
   int case_format = 1;
+  /// The ops the command computes (--external-ops): it is offered no other (a case file says its op in `op`).
+  std::vector<Op> ops = {Op::conv};
 };
 
 /// Parses `--external NAME=COMMAND` (`option` names the flag in messages, `value` what follows the '='); throws

@@ -1,4 +1,5 @@
-// `torch` and `torch_native`: PyTorch's ATen (Debian's libtorch 1.13) in process, every direction, every rank,
+// `torch` and `torch_native`: PyTorch's ATen (Debian's libtorch 1.13) in process, convs and deconvs (transposed = true
+// with the output padding: ATen's SlowTranspose2d / SlowTranspose3d for float32 and float64), every direction, every rank,
 // float32, float64, and bf16 and f16 storage with every tensor in that format (ATen's CPU convolutions have no mixed
 // formats; a kernel ATen has no case for a format, as for f16 on the CPU, is skipped with ATen's message), in the
 // case's layouts, crops included.
@@ -76,11 +77,13 @@ torch_module::Conv conv_of(const Case &c, bool mkldnn) {
   conv.channels_last = p.data_layout == DataLayout::nxc;
   conv.weight_channels_last = p.weight_layout == WeightLayout::oxi;
   conv.mkldnn = mkldnn;
+  conv.transposed = p.op == Op::deconv;
   conv.batch = p.batch, conv.groups = p.groups, conv.in_channels = p.in_channels, conv.out_channels = p.out_channels;
   for (int64_t i = 0; i < p.ndims; ++i) {
     const SpatialAxis &axis = p.axes[static_cast<size_t>(p.first_axis() + i)];
     conv.in[i] = axis.in, conv.kernel[i] = axis.kernel, conv.stride[i] = axis.stride;
     conv.dilation[i] = axis.dilation, conv.pad_begin[i] = axis.pad_begin, conv.pad_end[i] = axis.pad_end;
+    conv.output_padding[i] = axis.output_padding;
   }
   conv.data = raw(c[Role::data]), conv.weight = raw(c[Role::weight]), conv.grad_output = raw(c[Role::grad_output]);
   return conv;
@@ -127,9 +130,19 @@ std::string missing_kernel(const Problem &p, const char *error) {
 /// Mkldnn backend does not take) do not return one rounding of a float32 sum: on exact integer inputs a 2x2 kernel of
 /// one channel (4 products) is off by a bf16 ulp or more (docs/findings.md; PyTorch's own F.conv2d with
 /// torch.backends.mkldnn.enabled = False shows it too), so a fuzz would report them on nearly every case.
+///
+/// A bf16 deconv is the other way round: ATen 1.13 has no bf16 SlowTranspose2d / SlowTranspose3d kernel (skipped with
+/// ATen's message, missing_kernel), and sends it to its Mkldnn backend instead (float32 deconvs never go there), which
+/// computes a plain convolution: F.conv_transpose1d of [3, 1] by [2, 5] in bf16 returns [11] (the correlation), not
+/// [6, 17, 5]; its backward throws oneDNN's "could not create a descriptor" or returns a conv's gradients
+/// (docs/findings.md).
 std::string broken_bf16_backend(const Module &m, const Case &c, bool mkldnn) {
   if (run_held_back() || c.problem.precision.src != DType::bfloat16) return "";
   const std::string backend = backend_name(m, c, mkldnn);
+  if (c.problem.op == Op::deconv)
+    return backend == "Mkldnn" ? "ATen 1.13's Mkldnn backend computes a bf16 transposed convolution as a plain "
+                                 "convolution (it ignores transposed; docs/findings.md)"
+                               : "";
   if (backend == "Mkldnn") return "";
   return fmt::format("ATen 1.13's {} bf16 convolution rounds its sums to bfloat16, not once from float32 "
                      "(docs/findings.md)",
@@ -223,7 +236,7 @@ Strategy aten_strategy(std::string name, std::string description, bool mkldnn) {
       .name = std::move(name),
       .description = std::move(description),
       .in_default_set = false,
-      .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+      .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
                    .precisions = one_storage_format_rows(), .crops = true},
       .run_case = [mkldnn](const Case &c) { return run_torch(c, mkldnn); },
       .warm_up = warm_up,
@@ -234,14 +247,15 @@ Strategy aten_strategy(std::string name, std::string description, bool mkldnn) {
 const Registration torch{aten_strategy(
     "torch",
     "PyTorch's ATen (libtorch 1.13) at::convolution / at::convolution_backward, ATen choosing its backend (Mkldnn for "
-    "most float32 problems, else its im2col/vol2col paths); 1-D, 2-D, 3-D, float32, float64, bf16 and f16 (where ATen has the CPU kernel), channels-last memory "
+    "most float32 problems, else its im2col/vol2col paths); deconvs with transposed = true and output_padding (no bf16 "
+    "deconv: ATen computes it as a plain conv, held back); 1-D, 2-D, 3-D, float32, float64, bf16 and f16 (where ATen has the CPU kernel), channels-last memory "
     "format for NWC/NHWC/NDHWC and OHWI weights; asymmetric padding and crops through constant_pad_nd; off by default",
     /*mkldnn=*/true)};
 
 const Registration torch_native{aten_strategy(
     "torch_native",
     "the same with ATen's mkldnn backend switched off (setUserEnabledMkldnn(false)): ATen's own Slow2d, "
-    "SlowDilated2d, Slow3d and SlowDilated3d (im2col/vol2col and BLAS); off by default",
+    "SlowDilated2d, Slow3d and SlowDilated3d (im2col/vol2col and BLAS), and SlowTranspose2d/3d for deconvs; off by default",
     /*mkldnn=*/false)};
 
 } // namespace

@@ -1,6 +1,7 @@
-// `xnnpack`: XNNPACK's NHWC convolution operator (Debian's libxnnpack 0.0~git20220216, upstream commit ae108ef), the
-// inference kernels behind TensorFlow Lite and PyTorch Mobile. Forward only, 1-D and 2-D, float32, and float16
-// (f16:f16:f16:f32: xnn_create_convolution2d_nhwc_f16) where the host has XNNPACK's f16 kernels.
+// `xnnpack`: XNNPACK's NHWC convolution and deconvolution operators (Debian's libxnnpack 0.0~git20220216, upstream
+// commit ae108ef), the inference kernels behind TensorFlow Lite and PyTorch Mobile. Forward only, 1-D and 2-D,
+// float32, and float16 (f16:f16:f16:f32: xnn_create_convolution2d_nhwc_f16) where the host has XNNPACK's f16 kernels.
+// A deconv goes through xnn_create_deconvolution2d_nhwc_* (deconv_forward says how its arguments map).
 //
 // One operator per case: xnn_create_convolution2d_nhwc_f32 (which packs the weights), xnn_setup_..., xnn_run_operator
 // on the calling thread (no pthreadpool), xnn_delete_operator. With
@@ -33,6 +34,7 @@
 
 #ifdef CONVCHECK_XNNPACK
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -108,22 +110,28 @@ int64_t cropped(const SpatialAxis &axis) {
 
 uint32_t padding(int64_t pad) { return static_cast<uint32_t>(std::max<int64_t>(pad, 0)); }
 
-/// XNNPACK's status creating an operator of `p`'s geometry in `dtype` (f32, or f16: the same arguments, f16 bits)
-/// with `weight` (OHWI in that format).
-xnn_status create(const Problem &p, DType dtype, const void *weight, Operator &conv) {
+/// XNNPACK's status creating an operator of `p`'s geometry and `kernel` with `create_function`: its convolution and
+/// deconvolution create functions take the same arguments (a deconv's four paddings are what it cuts from its output,
+/// its channels the deconv's own), f32 and f16 alike (f16 bits behind a void pointer).
+template <class CreateFunction, class Kernel>
+xnn_status create_operator(CreateFunction create_function, const Problem &p, Kernel kernel, Operator &op) {
   const SpatialAxis &h = p.height(), &w = p.width();
   constexpr float unbounded = std::numeric_limits<float>::infinity();
-  const auto call = [&](auto function, auto kernel) {
-    return function(padding(h.pad_begin), padding(w.pad_end), padding(h.pad_end), padding(w.pad_begin),
-                    static_cast<uint32_t>(h.kernel), static_cast<uint32_t>(w.kernel), static_cast<uint32_t>(h.stride),
-                    static_cast<uint32_t>(w.stride), static_cast<uint32_t>(h.dilation),
-                    static_cast<uint32_t>(w.dilation), static_cast<uint32_t>(p.groups),
-                    static_cast<size_t>(p.in_channels_per_group()), static_cast<size_t>(p.out_channels_per_group()),
-                    static_cast<size_t>(p.in_channels), static_cast<size_t>(p.out_channels), kernel, /*bias=*/nullptr,
-                    -unbounded, unbounded, /*flags=*/0, &conv.op);
-  };
-  if (dtype == DType::float16) return call(&xnn_create_convolution2d_nhwc_f16, weight);
-  return call(&xnn_create_convolution2d_nhwc_f32, static_cast<const float *>(weight));
+  return create_function(padding(h.pad_begin), padding(w.pad_end), padding(h.pad_end), padding(w.pad_begin),
+                         static_cast<uint32_t>(h.kernel), static_cast<uint32_t>(w.kernel),
+                         static_cast<uint32_t>(h.stride), static_cast<uint32_t>(w.stride),
+                         static_cast<uint32_t>(h.dilation), static_cast<uint32_t>(w.dilation),
+                         static_cast<uint32_t>(p.groups), static_cast<size_t>(p.in_channels_per_group()),
+                         static_cast<size_t>(p.out_channels_per_group()), static_cast<size_t>(p.in_channels),
+                         static_cast<size_t>(p.out_channels), kernel, /*bias=*/nullptr, -unbounded, unbounded,
+                         /*flags=*/0, &op.op);
+}
+
+/// XNNPACK's status creating a convolution operator of `p`'s geometry in `dtype` (f32, or f16: the same arguments,
+/// f16 bits) with `weight` (OHWI in that format).
+xnn_status create(const Problem &p, DType dtype, const void *weight, Operator &conv) {
+  if (dtype == DType::float16) return create_operator(&xnn_create_convolution2d_nhwc_f16, p, weight, conv);
+  return create_operator(&xnn_create_convolution2d_nhwc_f32, p, static_cast<const float *>(weight), conv);
 }
 
 /// Sets the operator up on `input` and `output` (bytes of its format).
@@ -154,7 +162,70 @@ const std::string &f16_missing() {
   return reason;
 }
 
+/// A deconv's weight [C_in, C_out/G, kh, kw] (IOHW per group) as XNNPACK's deconvolution kernel
+/// [G][C_out/G][kh][kw][C_in/G] ("goki", pack_deconv_goki_w): output channel before the kernel, input channel last.
+Tensor deconv_kernel(const Tensor &weight, const Problem &p) {
+  const int64_t groups = p.groups, in_per_group = p.in_channels_per_group(), out_per_group = p.out_channels_per_group();
+  const int64_t taps = p.height().kernel * p.width().kernel;
+  Tensor kernel = Tensor::uninitialized(weight.dtype(), {groups, out_per_group, taps, in_per_group});
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t o = 0; o < out_per_group; ++o)
+      for (int64_t t = 0; t < taps; ++t)
+        for (int64_t i = 0; i < in_per_group; ++i)
+          kernel.set(((g * out_per_group + o) * taps + t) * in_per_group + i,
+                     weight.get(((g * in_per_group + i) * out_per_group + o) * taps + t));
+  return kernel;
+}
+
+/// A deconv through xnn_create_deconvolution2d_nhwc_{f32,f16}: its paddings are what XNNPACK calls output padding
+/// (rows cut from the full output), its output_padding XNNPACK's adjustment (rows added at the end, below the stride);
+/// out = stride * (in - 1) + adjustment + dilation * (kernel - 1) + 1 - padding_top - padding_bottom, the deconv's
+/// formula. Negative padding (an extended output) is zeros no tap reaches, added after.
+Tensor deconv_forward(const Case &c) {
+  initialize();
+  const Problem &p = c.problem;
+  const SpatialAxis &h = p.height(), &w = p.width();
+  const bool f16 = p.precision.src == DType::float16;
+  const Tensor nhwc = to_data_layout(c[Role::data], DataLayout::nxc);
+  std::vector<std::byte> input(nhwc.byte_size() + XNN_EXTRA_BYTES);
+  std::memcpy(input.data(), nhwc.bytes(), nhwc.byte_size());
+  const Tensor kernel = deconv_kernel(c[Role::weight], p);
+  Operator deconv;
+  if (f16)
+    check(create_operator(&xnn_create_deconvolution2d_nhwc_f16, p, kernel.bytes(), deconv),
+          "xnn_create_deconvolution2d_nhwc_f16");
+  else
+    check(create_operator(&xnn_create_deconvolution2d_nhwc_f32, p, static_cast<const float *>(kernel.bytes()), deconv),
+          "xnn_create_deconvolution2d_nhwc_f32");
+  Shape shape = p.output_shape(), low(shape.size(), 0), high(shape.size(), 0);
+  for (int64_t i = 0; i < p.ndims; ++i) {
+    const SpatialAxis &axis = p.axes[static_cast<size_t>(p.first_axis() + i)];
+    low[static_cast<size_t>(2 + i)] = std::max<int64_t>(-axis.pad_begin, 0);
+    high[static_cast<size_t>(2 + i)] = std::max<int64_t>(-axis.pad_end, 0);
+    shape[static_cast<size_t>(2 + i)] -= low[static_cast<size_t>(2 + i)] + high[static_cast<size_t>(2 + i)];
+  }
+  Tensor output = Tensor::uninitialized(p.precision.dst, data_shape_in(shape, DataLayout::nxc));
+  const auto batch = static_cast<size_t>(p.batch), height = static_cast<size_t>(h.in), width = static_cast<size_t>(w.in);
+  const auto adjust_h = static_cast<uint32_t>(h.output_padding), adjust_w = static_cast<uint32_t>(w.output_padding);
+  if (f16)
+    check(xnn_setup_deconvolution2d_nhwc_f16(deconv.op, batch, height, width, adjust_h, adjust_w, input.data(),
+                                             output.bytes(), /*threadpool=*/nullptr),
+          "xnn_setup_deconvolution2d_nhwc_f16");
+  else
+    check(xnn_setup_deconvolution2d_nhwc_f32(deconv.op, batch, height, width, adjust_h, adjust_w,
+                                             reinterpret_cast<const float *>(input.data()),
+                                             static_cast<float *>(output.bytes()), /*threadpool=*/nullptr),
+          "xnn_setup_deconvolution2d_nhwc_f32");
+  check(xnn_run_operator(deconv.op, /*threadpool=*/nullptr), "xnn_run_operator");
+  Tensor result = from_data_layout(output, DataLayout::nxc);
+  const bool extended = std::any_of(low.begin(), low.end(), [](int64_t n) { return n > 0; }) ||
+                        std::any_of(high.begin(), high.end(), [](int64_t n) { return n > 0; });
+  if (extended) return ops::pad(result, low, high);
+  return result;
+}
+
 Tensor forward(const Case &c) {
+  if (c.problem.op == Op::deconv) return deconv_forward(c);
   initialize();
   const Problem &p = c.problem;
   const DType dtype = p.precision.src; // Support: f32, or f16 throughout
@@ -170,11 +241,55 @@ Tensor forward(const Case &c) {
   return from_data_layout(output, DataLayout::nxc);
 }
 
+/// A deconv's output on `axis` as XNNPACK computes it: the full output less the non-negative paddings (the extension
+/// of a negative one is added after).
+int64_t deconv_output(const SpatialAxis &axis) {
+  return axis.transposed_out() + std::min<int64_t>(axis.pad_begin, 0) + std::min<int64_t>(axis.pad_end, 0);
+}
+
+/// XNNPACK ae108ef's choice in create_deconvolution2d_nhwc: a subconvolution per stride phase (subconv2d) where a
+/// stride exceeds 1, no dilation does and no stride exceeds its kernel, else one igemm over an indirection buffer.
+bool subconv2d(const Problem &p) {
+  const SpatialAxis &h = p.height(), &w = p.width();
+  return std::max(h.stride, w.stride) > 1 && std::max(h.dilation, w.dilation) == 1 && h.stride <= h.kernel &&
+         w.stride <= w.kernel;
+}
+
+/// Why a deconv XNNPACK cannot take, or gets wrong, is skipped ("" when it runs).
+///
+/// Its subconv2d path crashes or returns wrong values where an axis's output (XNNPACK's own, after its paddings) is
+/// shorter than stride - 1, so that two or more stride phases have no output: measured on every 1-D and 2-D probe
+/// of stride 3 to 5, kernel 3 to 5, input 1 to 2, paddings 0 to 4 with outputs 1 to stride long (268 problems, 101
+/// failed: 99 SIGSEGV, 2 wrong values, every one with output < stride - 1, none at stride - 1 or more; stride 2 never
+/// failed). Held back (--run-held-back runs it): docs/findings.md.
+std::string deconv_unsupported(const Problem &p) {
+  for (const SpatialAxis *axis : {&p.height(), &p.width()}) {
+    if (axis->output_padding >= axis->stride) // xnn_setup_deconvolution2d_nhwc_*: adjustment >= stride is refused
+      return fmt::format("XNNPACK's adjustment (output_padding) must be below the stride: output_padding {}, stride {}",
+                         axis->output_padding, axis->stride);
+    if (deconv_output(*axis) < 1) // XNNPACK PR 11158 (2026) added the check this XNNPACK lacks
+      return fmt::format("the padding leaves XNNPACK none of its output on an axis (size {}, padding {} and {}, the "
+                         "rest an extension): XNNPACK ae108ef computes no empty deconvolution output (it dies of "
+                         "SIGFPE; XNNPACK PR 11158)",
+                         axis->in, axis->pad_begin, axis->pad_end);
+  }
+  if (run_held_back() || !subconv2d(p)) return "";
+  for (const SpatialAxis *axis : {&p.height(), &p.width()})
+    if (deconv_output(*axis) < axis->stride - 1)
+      return fmt::format("XNNPACK ae108ef's subconv2d deconvolution crashes or returns wrong values where an output "
+                         "({}) is shorter than the stride ({}) less 1 (docs/findings.md)",
+                         deconv_output(*axis), axis->stride);
+  return "";
+}
+
 /// Why a direction XNNPACK has no operator for is skipped.
 std::string unsupported(const Problem &p, Direction direction) {
+  const bool deconv = p.op == Op::deconv;
   if (direction != Direction::output)
-    return fmt::format("XNNPACK has no {} operator: it is an inference library (forward convolution only)",
-                       to_string(direction));
+    return fmt::format("XNNPACK has no {}{} operator: it is an inference library (forward {} only)",
+                       deconv ? "deconv " : "", to_string(direction), deconv ? "deconvolution" : "convolution");
+  if (deconv)
+    if (std::string refused = deconv_unsupported(p); !refused.empty()) return refused;
   if (p.precision.src == DType::float16) {
     if (!f16_missing().empty()) return f16_missing();
     if (!run_held_back())
@@ -183,7 +298,7 @@ std::string unsupported(const Problem &p, Direction direction) {
              "row: held back (docs/findings.md)";
   }
   for (const SpatialAxis *axis : {&p.height(), &p.width()})
-    if (cropped(*axis) < 1) // XNNPACK's setup refuses an empty input (input_width == 0 || input_height == 0)
+    if (!deconv && cropped(*axis) < 1) // XNNPACK's setup refuses an empty input (input_width == 0 || input_height == 0)
       return fmt::format("the crops leave none of the input on an axis (size {}, padding {} and {}): XNNPACK takes "
                          "no empty input", axis->in, axis->pad_begin, axis->pad_end);
   return "";
@@ -193,6 +308,9 @@ std::string unsupported(const Problem &p, Direction direction) {
 std::string implementation(const Case &c, Direction) {
   const Problem &p = c.problem;
   const SpatialAxis &h = p.height(), &w = p.width();
+  if (p.op == Op::deconv)
+    return fmt::format("XNNPACK {} deconvolution {} (inferred from ae108ef's create_deconvolution2d_nhwc)",
+                       p.precision.src == DType::float16 ? "f16" : "f32", subconv2d(p) ? "subconv2d" : "igemm");
   const int64_t taps = h.kernel * w.kernel;
   const bool depthwise = p.in_channels_per_group() == 1 && p.out_channels_per_group() == 1;
   const bool unit_stride = h.stride == 1 && w.stride == 1;
@@ -207,12 +325,13 @@ std::string implementation(const Case &c, Direction) {
 
 const Registration registration{{
     .name = "xnnpack",
-    .description = "XNNPACK (0.0~git20220216) NHWC f32 convolution operator: forward only (no gradient operators), "
+    .description = "XNNPACK (0.0~git20220216) NHWC f32 convolution and deconvolution operators (a deconv's "
+                   "output_padding is XNNPACK's adjustment, below the stride): forward only (no gradient operators), "
                    "1-D as 2-D with unit height (no 3-D operator), four independent paddings, crops cut from the "
                    "input, groups, stride, dilation; one operator created per case; f16 (f16:f16:f16:f32) where the host has "
                    "XNNPACK's f16 kernels, else skipped with the reason, and held back where it has them (its f16 "
                    "kernels round partial sums to f16; --run-held-back runs them)",
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2}, .dtypes = {DType::float32},
+    .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2}, .dtypes = {DType::float32},
                  .precisions = {{DType::float16, DType::float16, DType::float16, DType::float32}}, .crops = true},
     .unsupported = unsupported,
     .run = [](const Case &c, Direction) { return forward(c); },

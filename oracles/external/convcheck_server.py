@@ -5,7 +5,9 @@
     def compute(problem, tensors):
         # problem: the fields of a v2 case file's /config ("ndims", "groups", "stride": [...], "src_dtype", ...)
         # tensors: the inputs by role ("data", "weight", "grad_output"), NumPy arrays in canonical layouts
+        #          (a bfloat16 tensor as the uint16 bits of its elements: NumPy has no bfloat16)
         return {"output": ..., "grad_data": ..., "grad_weight": Skipped("why not")}   # any subset
+        # a result in bfloat16: InFormat(uint16 bits, "bfloat16")
         # or raise Unsupported(reason): every direction skipped
 
     serve(compute, name="mine 1.0", supports={"ranks": [1, 2, 3], "dtypes": ["float32", "float64"]})
@@ -33,6 +35,18 @@ class Skipped(str):
     """A value of compute's results: that direction is reported as skipped, with this reason."""
 
 
+class InFormat:
+    """A value of compute's results: an array sent as the named format, for one NumPy has no dtype for
+    ("bfloat16": the array holds its uint16 bits)."""
+
+    def __init__(self, array, format_name):
+        self.array, self.format = array, format_name
+
+
+# Formats NumPy has no dtype for, read as the unsigned integers of their bits (a bfloat16 is a float32's upper half).
+BITS = {"bfloat16": np.dtype(np.uint16)}
+
+
 def read_frame(stream):
     """(header dict, payload bytes), or None when convcheck closed the pipe."""
     prefix = stream.read(PREFIX.size)
@@ -58,7 +72,7 @@ def inputs(header, payload):
     tensors, offset = {}, 0
     for entry in header["tensors"]:
         try:
-            dtype = np.dtype(entry["dtype"])
+            dtype = BITS.get(entry["dtype"]) or np.dtype(entry["dtype"])
         except TypeError:
             raise Unsupported(f"NumPy has no {entry['dtype']}")
         count = int(np.prod(entry["shape"], dtype=np.int64))
@@ -79,10 +93,12 @@ def answer(header, payload, compute):
     except Exception as error:  # a finding with the message, not the end of the server
         return dict(reply, type="error", message=f"{type(error).__name__}: {error}"), ()
     skipped = {name: reason for name, reason in results.items() if isinstance(reason, Skipped)}
-    arrays = {name: array for name, array in results.items() if name not in skipped}
-    entries = [{"direction": name, "dtype": str(array.dtype), "shape": list(array.shape)}
-               for name, array in arrays.items()]
-    return dict(reply, type="results", results=entries, skipped=skipped), list(arrays.values())
+    arrays = {name: result for name, result in results.items() if name not in skipped}
+    entries = [{"direction": name, "dtype": result.format if isinstance(result, InFormat) else str(result.dtype),
+                "shape": list(result.array.shape if isinstance(result, InFormat) else result.shape)}
+               for name, result in arrays.items()]
+    return (dict(reply, type="results", results=entries, skipped=skipped),
+            [result.array if isinstance(result, InFormat) else result for result in arrays.values()])
 
 
 def serve(compute, name="", supports=None, algorithm=None):

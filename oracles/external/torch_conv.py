@@ -3,17 +3,27 @@
 
 usage: torch_conv.py IN OUT     per case (--external): read the case file IN, write the results to OUT
        torch_conv.py --server   as a server (--external-server): import torch once, answer cases over stdin/stdout
+       torch_conv.py --server --ops deconv    the same, declaring only these ops (so `fuzz --focus` draws deconvs)
 
-Reads the case IN (format v1 or v2) with h5py, runs torch.nn.functional.conv1d, conv2d or conv3d on explicitly
-padded input (F.pad takes each side's padding separately, so asymmetric padding needs no special case; negative
-padding is a crop, done by slicing first) with groups, stride and dilation, gets the data and weight gradients
-from autograd with the recorded grad_output, and writes OUT. A case whose data layout is channels-last (NHWC,
+Reads the case IN (format v1 or v2) with h5py and runs its op. A conv: torch.nn.functional.conv1d, conv2d or conv3d
+on explicitly padded input (F.pad takes each side's padding separately, so asymmetric padding needs no special case;
+negative padding is a crop, done by slicing first). A deconv (op "deconv"): F.conv_transpose1d/2d/3d with its
+output_padding, the weight [C_in, C_out/G, k...] as PyTorch's ConvTranspose holds it, and the padding both ends share
+(non-negative) passed to it; the rest of each end's padding is cut from its output, and a negative padding (an
+extended output) adds zeros there. Both with groups, stride and dilation; the data and weight gradients come from
+autograd with the recorded grad_output, and OUT gets the results. A case whose data layout is channels-last (NHWC,
 NDHWC) runs in torch.channels_last / channels_last_3d memory format, which is how PyTorch honours it; results are
 written back in canonical layouts as the protocol requires. The weight gradient of a strided 1x1 channels-last
 convolution with fewer than 16 input channels per group is held back (not computed, reported as skipped with the
 reason): PyTorch's oneDNN writes past its workspace there (oneDNN issue 6035), which corrupts the heap of a server
-that goes on to later cases (docs/external.md). Problems with mixed formats exit 77 (unsupported); the
-server declares float32 and float64 only, so convcheck does not send them.
+that goes on to later cases (docs/external.md).
+
+Formats: float32 and float64 as given; bfloat16 and float16 tensors are widened to float32 (exactly), computed in
+float32, and each result rounded once to its own format (torch's .to: nearest, ties to even): float32 accumulation
+and one rounding to the destination, the low-precision rows of the precision table, which the server declares. (PyTorch
+1.13's own bf16 kernels are not what this computes: on the CPU it has no float16 convolution and computes a bf16
+conv_transpose as a plain conv, docs/findings.md.) Mixed formats compute in float64 when any tensor or the
+accumulation is float64, else in float32. Per case, convcheck offers float32 and float64 only.
 
 Run it with Debian's /usr/bin/python3, where python3-torch and python3-h5py are installed.
 """
@@ -33,27 +43,39 @@ def attribute(attrs, key):
     return value.decode() if isinstance(value, bytes) else value
 
 
+FORMATS = {"float32": torch.float32, "float64": torch.float64, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
 def read_problem(config):
-    """The problem as (ndims, groups, stride, dilation, pad_begin, pad_end, dtype name, channels_last), lists
-    outermost axis first, from a v2 /config or a v1 one (2-D, its fields named per axis)."""
+    """The problem as a dict: op, ndims, groups, stride, dilation, pad_begin, pad_end, output_padding (lists outermost
+    axis first), the formats of src, weight, dst and acc, channels_last; from a v2 /config (a server frame's
+    "problem" holds the same fields) or a v1 one (2-D conv, its fields named per axis, one format)."""
     if "ndims" in config:
         ndims = int(config["ndims"])
         axes = {key: [int(v) for v in np.atleast_1d(config[key])]
                 for key in ("stride", "dilation", "pad_begin", "pad_end")}
-        dtypes = {attribute(config, key) for key in ("src_dtype", "weight_dtype", "dst_dtype", "acc_dtype")}
-        if len(dtypes) != 1:
-            raise UnsupportedProblem(f"mixed formats {sorted(dtypes)}")
-        dtype = dtypes.pop()
+        # output_padding came later and is left out where neutral (every conv's)
+        axes["output_padding"] = ([int(v) for v in np.atleast_1d(config["output_padding"])]
+                                  if "output_padding" in config else [0] * ndims)
+        formats = {key: attribute(config, f"{key}_dtype") for key in ("src", "weight", "dst", "acc")}
+        op = attribute(config, "op") if "op" in config else "conv"
     else:
         ndims = 2
         axes = {"stride": [int(config["stride_height"]), int(config["stride_width"])],
                 "dilation": [int(config["dilation_height"]), int(config["dilation_width"])],
                 "pad_begin": [int(config["pad_top"]), int(config["pad_left"])],
-                "pad_end": [int(config["pad_bottom"]), int(config["pad_right"])]}
-        dtype = attribute(config, "dtype")
+                "pad_end": [int(config["pad_bottom"]), int(config["pad_right"])],
+                "output_padding": [0, 0]}
+        formats = dict.fromkeys(("src", "weight", "dst", "acc"), attribute(config, "dtype"))
+        op = "conv"
+    if op not in ("conv", "deconv"):
+        raise UnsupportedProblem(f"op {op}")
+    unknown = sorted(set(formats.values()) - set(FORMATS))
+    if unknown:
+        raise UnsupportedProblem(f"formats {unknown}")
     layout = attribute(config, "data_layout").upper()
-    return (ndims, int(config["groups"]), axes["stride"], axes["dilation"], axes["pad_begin"], axes["pad_end"],
-            dtype, layout.endswith("C"))
+    return dict(axes, op=op, ndims=ndims, groups=int(config["groups"]), formats=formats,
+                channels_last=layout.endswith("C"))
 
 
 def pad(data, begin, end):
@@ -80,32 +102,67 @@ def held_back(ndims, stride, channels_last, weight):
             and any(s > 1 for s in stride) and weight.shape[1] < 16)
 
 
+def run_op(problem, data, weight):
+    """The op's output, through the ops a PyTorch user calls."""
+    ndims, groups, stride, dilation = problem["ndims"], problem["groups"], problem["stride"], problem["dilation"]
+    pad_begin, pad_end = problem["pad_begin"], problem["pad_end"]
+    if problem["op"] == "deconv":
+        # The padding both ends share goes to conv_transpose (it takes one, >= 0, per axis); the rest of each end is
+        # cut from its output, or, negative, adds zeros there: out = (in - 1) * stride - pad_begin - pad_end +
+        # dilation * (kernel - 1) + output_padding + 1.
+        shared = [min(max(b, 0), max(e, 0)) for b, e in zip(pad_begin, pad_end)]
+        deconv = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[ndims]
+        output = deconv(data, weight, stride=tuple(stride), padding=tuple(shared),
+                        output_padding=tuple(problem["output_padding"]), groups=groups, dilation=tuple(dilation))
+        if shared == pad_begin == pad_end:
+            return output
+        return pad(output, [p - b for p, b in zip(shared, pad_begin)], [p - e for p, e in zip(shared, pad_end)])
+    conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[ndims]
+    if all(0 <= begin == end for begin, end in zip(pad_begin, pad_end)):  # the padding conv itself takes
+        return conv(data, weight, stride=tuple(stride), padding=tuple(pad_begin), dilation=tuple(dilation),
+                    groups=groups)
+    # asymmetric padding or a crop: padded or cut first, as frameworks lower it
+    return conv(pad(data, pad_begin, pad_end), weight, stride=tuple(stride), dilation=tuple(dilation), groups=groups)
+
+
+def as_torch(array, format_name):
+    """A NumPy array (bfloat16 as its uint16 bits: NumPy has no bfloat16) as a torch tensor in that format."""
+    if format_name == "bfloat16":
+        return torch.from_numpy(np.array(array).view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(np.array(array)).to(FORMATS[format_name])
+
+
+def as_numpy(tensor, format_name):
+    """A result rounded once to its format, as NumPy (bfloat16 as its uint16 bits) and that format's name."""
+    rounded = tensor.detach().to(FORMATS[format_name]).contiguous()
+    if format_name == "bfloat16":
+        return rounded.view(torch.int16).numpy().view(np.uint16)
+    return rounded.numpy()
+
+
 def compute(config, tensors):
-    """The three results as NumPy arrays, from a problem (a case file's /config, or a server frame's "problem")
-    and its inputs by role; a result it holds back is a string saying why."""
-    ndims, groups, stride, dilation, pad_begin, pad_end, dtype_name, channels_last = read_problem(config)
-    dtype = {"float32": torch.float32, "float64": torch.float64}[dtype_name]
-    data, weight, grad_output = (torch.from_numpy(np.array(tensors[role])).to(dtype)
+    """The three results as NumPy arrays in their formats (a bfloat16 one as its uint16 bits), from a problem (a case
+    file's /config, or a server frame's "problem") and its inputs by role; a result it holds back is a string saying
+    why."""
+    problem = read_problem(config)
+    ndims, formats = problem["ndims"], problem["formats"]
+    compute_dtype = torch.float64 if "float64" in formats.values() else torch.float32
+    role_format = {"data": formats["src"], "weight": formats["weight"], "grad_output": formats["dst"]}
+    data, weight, grad_output = (as_torch(tensors[role], role_format[role]).to(compute_dtype)
                                  for role in ("data", "weight", "grad_output"))
     memory_format = {2: torch.channels_last, 3: torch.channels_last_3d}.get(ndims)
-    if channels_last and memory_format is not None:
+    if problem["channels_last"] and memory_format is not None:
         data = data.contiguous(memory_format=memory_format)
         weight = weight.contiguous(memory_format=memory_format)
         grad_output = grad_output.contiguous(memory_format=memory_format)
-    hold_back = held_back(ndims, stride, channels_last, weight)
+    # ATen runs no float32 conv_transpose on oneDNN (SlowTranspose2d/3d), so only a conv's can meet issue 6035
+    hold_back = problem["op"] == "conv" and held_back(ndims, problem["stride"], problem["channels_last"], weight)
     data.requires_grad_()
     weight.requires_grad_(not hold_back)
-
-    conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[ndims]
-    if all(0 <= begin == end for begin, end in zip(pad_begin, pad_end)):  # the padding conv itself takes
-        output = conv(data, weight, stride=tuple(stride), padding=tuple(pad_begin), dilation=tuple(dilation),
-                      groups=groups)
-    else:  # asymmetric padding or a crop: padded or cut first, as frameworks lower it
-        output = conv(pad(data, pad_begin, pad_end), weight, stride=tuple(stride), dilation=tuple(dilation),
-                      groups=groups)
+    output = run_op(problem, data, weight)
     output.backward(grad_output)
-    return {"output": output.detach().contiguous().numpy(), "grad_data": data.grad.contiguous().numpy(),
-            "grad_weight": HELD_BACK if hold_back else weight.grad.contiguous().numpy()}
+    return {"output": as_numpy(output, formats["dst"]), "grad_data": as_numpy(data.grad, formats["src"]),
+            "grad_weight": HELD_BACK if hold_back else as_numpy(weight.grad, formats["weight"])}
 
 
 def main(in_path, out_path):
@@ -124,25 +181,32 @@ def main(in_path, out_path):
                 f[name] = result
 
 
-def server():
-    from convcheck_server import Skipped, Unsupported, serve
+RESULT_FORMAT = {"output": "dst_dtype", "grad_data": "src_dtype", "grad_weight": "weight_dtype"}
+
+
+def server(ops):
+    from convcheck_server import InFormat, Skipped, Unsupported, serve
 
     def answer(problem, tensors):
         try:
             results = compute(problem, tensors)
         except UnsupportedProblem as reason:
             raise Unsupported(str(reason))
-        return {name: Skipped(result) if isinstance(result, str) else result for name, result in results.items()}
+        return {name: Skipped(result) if isinstance(result, str) else InFormat(result, problem[RESULT_FORMAT[name]])
+                for name, result in results.items()}
 
     serve(answer, name=f"torch {torch.__version__}",
-          supports={"ops": ["conv"], "ranks": [1, 2, 3], "dtypes": ["float32", "float64"]})
+          supports={"ops": ops, "ranks": [1, 2, 3],
+                    "dtypes": ["float32", "float64", "bfloat16", "float16"]})
 
 
 if __name__ == "__main__":
     torch.set_num_threads(1)  # convcheck runs cases in parallel already
-    if sys.argv[1:] == ["--server"]:
-        server()
+    if sys.argv[1:2] == ["--server"] and len(sys.argv) == 2:
+        server(["conv", "deconv"])
+    elif sys.argv[1:3] == ["--server", "--ops"] and len(sys.argv) == 4:  # declare only these ops ("deconv")
+        server(sys.argv[3].split(","))
     elif len(sys.argv) == 3:
         main(sys.argv[1], sys.argv[2])
     else:
-        sys.exit("usage: torch_conv.py IN OUT | torch_conv.py --server")
+        sys.exit("usage: torch_conv.py IN OUT | torch_conv.py --server [--ops conv,deconv]")

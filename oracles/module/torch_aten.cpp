@@ -8,8 +8,9 @@
 // These are the ops torch.nn.functional.conv*d and its autograd formula call; ATen then picks a CPU backend
 // (at::native::select_conv_backend, aten/src/ATen/native/Convolution.cpp): Mkldnn (oneDNN through ideep) for most
 // float32 problems, else Slow2d / SlowDilated2d / Slow3d / SlowDilated3d (im2col / vol2col and BLAS), 1-D problems
-// as 2-D with a unit height. A deconvolution op would call the same two functions with transposed = true and
-// output_padding, which ATen routes to MkldnnTranspose / SlowTranspose2d / SlowTranspose3d.
+// as 2-D with a unit height. A deconv (Conv::transposed) calls the same two functions with transposed = true and
+// its output_padding, the weight being ATen's transposed one, [C_in, C_out/G, kernel...] (the deconv's canonical
+// IOHW per group); ATen routes it to Mkldnn or SlowTranspose2d / SlowTranspose3d.
 //
 // Padding: ATen takes one padding per axis, the same at both ends, and refuses negative padding ("negative padding
 // is not supported"). Each axis gets ATen padding p = min(max(pad_begin, 0), max(pad_end, 0)); the rest goes to
@@ -17,6 +18,12 @@
 // (one-sided padding) in one call, then the crops (negative padding) in a second one, which also covers a crop
 // reaching past the input into the padding of the other end. Gradients come back through the same two calls with
 // the amounts negated, in reverse order (zero-filling what was cropped, then slicing off the added zeros).
+// A deconv's padding removes output rather than adding input: out = (in - 1) * stride - pad_begin - pad_end +
+// dilation * (kernel - 1) + output_padding + 1, so ATen is called with the same p and the rest is taken off ATen's
+// output, (p - pad_begin) at the beginning and (p - pad_end) at the end: a slice where the deconv pads more than p,
+// zeros where it pads negatively (an extended output no tap reaches), again zeros first, then slices. Its grad_output
+// goes back through the same two calls with the amounts negated before at::convolution_backward; grad_data is the
+// deconv input's, which nothing padded.
 //
 // Layouts: channels-last data (NWC, NHWC, NDHWC) reaches ATen as a channels-last tensor (memory format ChannelsLast,
 // ChannelsLast3d, or NWC strides for 1-D, which ATen's 1-D-as-2-D view turns into ChannelsLast), and so does
@@ -42,6 +49,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -73,10 +82,13 @@ private:
 
 using Dims = std::vector<int64_t>;
 
-/// The geometry ATen is called with, after the input went through constant_pad_nd.
+/// The geometry ATen is called with, after the input went through constant_pad_nd (a conv) or before its output goes
+/// through it (a deconv).
 struct Geometry {
   Dims data, weight, output, stride, padding, dilation, output_padding;
-  /// constant_pad_nd's amounts (innermost axis first, begin and end per axis): one-sided padding, then crops.
+  Dims result; ///< the output the case asks for: ATen's output, or a deconv's after constant_pad_nd
+  /// constant_pad_nd's amounts (innermost axis first, begin and end per axis): one-sided padding, then crops; for a
+  /// conv on its input, for a deconv on ATen's output.
   Dims pads, crops;
 };
 
@@ -89,26 +101,51 @@ Dims negated(Dims amounts) {
   return amounts;
 }
 
+/// `tensor` through constant_pad_nd's amounts: the padding first, then the crops (so a crop may reach past the
+/// tensor into what was added at the other end).
+at::Tensor padded(at::Tensor tensor, const Geometry &g) {
+  if (any_nonzero(g.pads)) tensor = at::constant_pad_nd(tensor, g.pads);
+  if (any_nonzero(g.crops)) tensor = at::constant_pad_nd(tensor, g.crops);
+  return tensor;
+}
+
+/// The reverse of `padded`, for a gradient.
+at::Tensor unpadded(at::Tensor tensor, const Geometry &g) {
+  if (any_nonzero(g.crops)) tensor = at::constant_pad_nd(tensor, negated(g.crops));
+  if (any_nonzero(g.pads)) tensor = at::constant_pad_nd(tensor, negated(g.pads));
+  return tensor;
+}
+
 Geometry geometry_of(const Conv &c) {
   Geometry g;
   g.data = {c.batch, c.in_channels};
-  g.weight = {c.out_channels, c.in_channels / c.groups};
+  g.weight = c.transposed ? Dims{c.in_channels, c.out_channels / c.groups} : Dims{c.out_channels, c.in_channels / c.groups};
   g.output = {c.batch, c.out_channels};
+  g.result = g.output;
   for (int64_t axis = 0; axis < c.ndims; ++axis) {
     const int64_t extent = c.dilation[axis] * (c.kernel[axis] - 1) + 1;
+    const int64_t padding = std::min(std::max<int64_t>(c.pad_begin[axis], 0), std::max<int64_t>(c.pad_end[axis], 0));
+    const int64_t output_padding = c.transposed ? c.output_padding[axis] : 0;
     g.data.push_back(c.in[axis]);
     g.weight.push_back(c.kernel[axis]);
-    g.output.push_back((c.in[axis] + c.pad_begin[axis] + c.pad_end[axis] - extent) / c.stride[axis] + 1);
+    g.output.push_back(c.transposed
+                           ? (c.in[axis] - 1) * c.stride[axis] - 2 * padding + extent - 1 + output_padding + 1
+                           : (c.in[axis] + c.pad_begin[axis] + c.pad_end[axis] - extent) / c.stride[axis] + 1);
+    g.result.push_back(c.transposed ? (c.in[axis] - 1) * c.stride[axis] - c.pad_begin[axis] - c.pad_end[axis] +
+                                          extent - 1 + output_padding + 1
+                                    : g.output.back());
     g.stride.push_back(c.stride[axis]);
-    g.padding.push_back(std::min(std::max<int64_t>(c.pad_begin[axis], 0), std::max<int64_t>(c.pad_end[axis], 0)));
+    g.padding.push_back(padding);
     g.dilation.push_back(c.dilation[axis]);
-    g.output_padding.push_back(0);
+    g.output_padding.push_back(output_padding);
   }
   for (int64_t axis = c.ndims - 1; axis >= 0; --axis) {
     const int64_t padding = g.padding[static_cast<size_t>(axis)];
     for (int64_t amount : {c.pad_begin[axis], c.pad_end[axis]}) {
-      g.pads.push_back(std::max<int64_t>(amount, 0) - padding);
-      g.crops.push_back(std::min<int64_t>(amount, 0));
+      // What constant_pad_nd adds: to a conv's input pad - p, to a deconv's ATen output p - pad.
+      const int64_t added = c.transposed ? padding - amount : amount - padding;
+      g.pads.push_back(std::max<int64_t>(added, 0));
+      g.crops.push_back(std::min<int64_t>(added, 0));
     }
   }
   return g;
@@ -149,12 +186,26 @@ Inputs inputs_of(const Conv &c) {
   Inputs in{geometry_of(c), {}, {}, {}};
   const Geometry &g = in.geometry;
   in.data = wrap(c.data, g.data, c.format);
-  if (any_nonzero(g.pads)) in.data = at::constant_pad_nd(in.data, g.pads);
-  if (any_nonzero(g.crops)) in.data = at::constant_pad_nd(in.data, g.crops);
+  if (!c.transposed) in.data = padded(in.data, g);
   in.data = in_layout(in.data.contiguous(), c.channels_last);
   in.weight = in_layout(wrap(c.weight, g.weight, c.format), c.weight_channels_last);
-  if (c.grad_output != nullptr) in.grad_output = in_layout(wrap(c.grad_output, g.output, c.format), c.channels_last);
+  if (c.grad_output != nullptr) {
+    in.grad_output = wrap(c.grad_output, g.result, c.format);
+    if (c.transposed) in.grad_output = unpadded(in.grad_output, g);
+    in.grad_output = in_layout(in.grad_output.contiguous(), c.channels_last);
+  }
   return in;
+}
+
+/// Copies ATen's `result` into the caller's buffer of `shape`; throws where ATen returned another shape (copy_
+/// would broadcast it and hide that).
+void copy_result(void *buffer, const Dims &shape, convcheck::torch_module::Format format, const at::Tensor &result) {
+  if (result.sizes() != at::IntArrayRef(shape)) {
+    std::ostringstream message;
+    message << "returned a tensor of shape " << result.sizes() << ", not " << at::IntArrayRef(shape);
+    throw std::runtime_error(message.str());
+  }
+  wrap(buffer, shape, format).copy_(result);
 }
 
 void copy_message(const std::exception &error, char *out, size_t size) {
@@ -208,23 +259,19 @@ extern "C" void convcheck_torch_run(const Conv &c, Results &results) {
   const Geometry &g = in.geometry;
   if (results.output != nullptr) try {
       const at::Tensor output = at::convolution(in.data, in.weight, c10::nullopt, g.stride, g.padding, g.dilation,
-                                                /*transposed=*/false, g.output_padding, c.groups);
-      wrap(results.output, g.output, c.format).copy_(output);
+                                                c.transposed, g.output_padding, c.groups);
+      copy_result(results.output, g.result, c.format, c.transposed ? padded(output, g) : output);
     } catch (const std::exception &error) {
       copy_message(error, results.forward_error, sizeof results.forward_error);
     }
   if (results.grad_data == nullptr && results.grad_weight == nullptr) return;
   try {
     const auto [grad_input, grad_weight, grad_bias] = at::convolution_backward(
-        in.grad_output, in.data, in.weight, c10::nullopt, g.stride, g.padding, g.dilation, /*transposed=*/false,
+        in.grad_output, in.data, in.weight, c10::nullopt, g.stride, g.padding, g.dilation, c.transposed,
         g.output_padding, c.groups, {results.grad_data != nullptr, results.grad_weight != nullptr, false});
-    if (results.grad_data != nullptr) {
-      at::Tensor grad_data = grad_input;
-      if (any_nonzero(g.crops)) grad_data = at::constant_pad_nd(grad_data, negated(g.crops));
-      if (any_nonzero(g.pads)) grad_data = at::constant_pad_nd(grad_data, negated(g.pads));
-      wrap(results.grad_data, g.data, c.format).copy_(grad_data);
-    }
-    if (results.grad_weight != nullptr) wrap(results.grad_weight, g.weight, c.format).copy_(grad_weight);
+    if (results.grad_data != nullptr)
+      copy_result(results.grad_data, g.data, c.format, c.transposed ? grad_input : unpadded(grad_input, g));
+    if (results.grad_weight != nullptr) copy_result(results.grad_weight, g.weight, c.format, grad_weight);
   } catch (const std::exception &error) {
     copy_message(error, results.backward_error, sizeof results.backward_error);
   }
@@ -241,7 +288,7 @@ extern "C" void convcheck_torch_backend(const Conv &c, char *name, size_t size) 
     const Geometry &g = in.geometry;
     const at::native::ConvBackend backend =
         at::native::select_conv_backend(in.data, in.weight, c10::nullopt, g.stride, g.padding, g.dilation,
-                                        /*transposed=*/false, g.output_padding, c.groups);
+                                        c.transposed, g.output_padding, c.groups);
     std::snprintf(name, size, "%s", backend_name(backend));
   } catch (const std::exception &error) {
     char message[400];

@@ -10,8 +10,9 @@
 
 namespace convcheck::torch_module {
 
-/// One convolution for ATen. Tensors have rank 2 + ndims (only the problem's own spatial axes) and are held in the
-/// canonical layouts: data [N, C, spatial...], weight [K, C/G, kernel...], output [N, K, out...].
+/// One convolution or transposed convolution (deconv) for ATen. Tensors have rank 2 + ndims (only the problem's own
+/// spatial axes) and are held in the canonical layouts: data [N, C, spatial...], weight [K, C/G, kernel...] (a
+/// deconv's [C, K/G, kernel...], ATen's transposed weight), output [N, K, out...].
 /// The storage format of every tensor of a Conv (ATen computes one format at a time); the order of convcheck's DType.
 enum class Format : int32_t { float32, float64, bfloat16, float16 };
 
@@ -21,9 +22,11 @@ struct Conv {
   bool channels_last = false;        ///< data and grad_output reach ATen in channels-last memory format
   bool weight_channels_last = false; ///< the weight reaches ATen in channels-last memory format (OHWI)
   bool mkldnn = true;                ///< false: ATen's mkldnn (oneDNN) backend is switched off for the call
+  bool transposed = false;           ///< a deconv: at::convolution with transposed = true and output_padding
   int64_t batch = 1, groups = 1, in_channels = 1, out_channels = 1;
   /// Per spatial axis of the problem, outer first; padding may be negative (a crop).
   int64_t in[3]{}, kernel[3]{}, stride[3]{}, dilation[3]{}, pad_begin[3]{}, pad_end[3]{};
+  int64_t output_padding[3]{}; ///< a deconv's extra output at the end of each axis (0 <= it < max(stride, dilation))
   const void *data = nullptr, *weight = nullptr, *grad_output = nullptr;
 };
 

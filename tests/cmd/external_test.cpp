@@ -125,4 +125,32 @@ TEST(External, BadSpecificationsAreUsageErrors) {
   }
 }
 
+// A command is offered convs only unless --external-ops names deconv; then it gets the deconv's case file, v2, whose
+// /config says op = "deconv" (here the command exits 3 on exactly that, so each direction is that finding).
+TEST(External, ExternalOpsDecideWhetherACommandIsOfferedDeconvs) {
+  const std::string check = "check mb1ic1iw2oc1kw2sw2opw1_deconv --strategies naive --no-shrink --corpus " +
+                            (fs::temp_directory_path() / "convcheck-protocol-ops").string() + " ";
+  const auto run = [&](const std::string &options) { return convcheck::testing::run_convcheck(check + options); };
+  EXPECT_NE(run("--external 'ext=exit 77'").output.find(
+                "strategy ext judged none of the 1 cases offered; skipped: 3 x op deconv is not supported (ops: conv)"),
+            std::string::npos);
+  const std::string reads_op =
+      R"x(--external 'ext=/usr/bin/python3 -c "import sys, h5py; op = h5py.File(sys.argv[1])[\"config\"].attrs[\"op\"]; )x"
+      R"x(sys.exit(3 if op in (\"deconv\", b\"deconv\") else 0)"' --external-case-format 2 --external-ops )x";
+  const auto offered = run(reads_op + "conv,deconv");
+  EXPECT_EQ(offered.status, 1) << offered.output;
+  EXPECT_NE(offered.output.find("FAILED ext output case 0: the command failed: exit 3"), std::string::npos)
+      << offered.output;
+  const auto unknown = run("--external 'ext=true' --external-case-format 2 --external-ops conv,dconv");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.output.find("convcheck: error: external-ops 'dconv' is not conv or deconv"), std::string::npos)
+      << unknown.output;
+  const auto v1 = run("--external 'ext=true' --external-ops deconv");
+  EXPECT_EQ(v1.status, 2);
+  EXPECT_NE(v1.output.find("convcheck: error: external-ops deconv needs --external-case-format 2 (format v1 holds "
+                           "convs only)"),
+            std::string::npos)
+      << v1.output;
+}
+
 } // namespace

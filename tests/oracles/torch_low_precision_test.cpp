@@ -2,7 +2,8 @@
 // bf16 kernels with float32 accumulators) pass under the bound on the edge configs of every rank and direction,
 // while the injected narrow accumulation fails on the same problems; ATen's own bf16 convolutions, which round their
 // sums to bf16, are held back with the reason (and fail when run); f16, which ATen 1.13 has no CPU kernels for, is
-// skipped with ATen's message. Skipped as a whole where this build has no libtorch.
+// skipped with ATen's message; so are bf16 deconvs, which ATen 1.13 either lacks kernels for or computes as a plain
+// conv (held back). Skipped as a whole where this build has no libtorch.
 
 #include <string>
 #include <vector>
@@ -129,6 +130,30 @@ TEST_F(TorchLowPrecision, HoldsBackTheOneDnnBf16KernelsItReaches) {
           << descriptor << " " << to_string(direction);
     }
   }
+}
+
+// A bf16 deconv: ATen 1.13 has no bf16 SlowTranspose kernel, so torch_native skips it with ATen's message, and torch's
+// Mkldnn backend, where ATen sends it instead, computes a plain convolution: held back on every direction with the
+// reason; run anyway (--run-held-back), the forward returns the conv's shape, [1, 1, 1] for [1, 1, 3].
+TEST_F(TorchLowPrecision, HoldsBackTheBf16DeconvATenComputesAsAConv) {
+  const Case deconv = make_case(parse_descriptor(std::string("mb1ic1iw2oc1kw2_deconv") + bf16), FillMode::exact, 7, 3);
+  const Strategy &torch = *find_strategy("torch");
+  const RunResults runs = torch.run_case(deconv);
+  for (Direction direction : all_directions)
+    EXPECT_EQ(runs.at(direction).skipped, "ATen 1.13's Mkldnn backend computes a bf16 transposed convolution as a "
+                                          "plain convolution (it ignores transposed; docs/findings.md)");
+  set_run_held_back(true);
+  const RunResults lifted = torch.run_case(deconv);
+  set_run_held_back(false);
+  EXPECT_EQ(lifted.at(Direction::output).error,
+            "threw: at::convolution: returned a tensor of shape [1, 1, 1], not [1, 1, 3]");
+  const RunResults native = find_strategy("torch_native")->run_case(deconv);
+  EXPECT_EQ(native.at(Direction::output).skipped, "ATen 1.13 has no CPU bfloat16 kernel here: at::convolution: "
+                                                  "\"slow_conv_transpose2d_out_cpu\" not implemented for 'BFloat16'");
+  for (Direction direction : {Direction::grad_data, Direction::grad_weight})
+    EXPECT_EQ(native.at(direction).skipped,
+              "ATen 1.13 has no CPU bfloat16 kernel here: at::convolution_backward: "
+              "\"slow_conv_transpose2d_backward_out_cpu\" not implemented for 'BFloat16'");
 }
 
 // ATen 1.13 has no CPU float16 convolution: every direction is skipped with ATen's own message.

@@ -1,6 +1,6 @@
 // The torch strategies (ATen through libtorch): the edge configs of every rank, crops included, bit for bit in exact
-// fill and within the bound in normal fill; torch_native really runs off oneDNN; problems ATen cannot hold are
-// skipped with the reason. Skipped as a whole where this build has no libtorch.
+// fill and within the bound in normal fill, convs and deconvs (at::convolution with transposed = true); torch_native
+// really runs off oneDNN; problems ATen cannot hold are skipped with the reason. Skipped as a whole where this build has no libtorch.
 
 #include <string>
 
@@ -46,6 +46,51 @@ TEST_F(Torch, AgreesWithReferenceOnEdgeConfigs3D) { expect_torch_agrees_on_edge_
 TEST_F(Torch, NativeAgreesWithReferenceOnEdgeConfigs1D) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("torch_native", 1, true); }
 TEST_F(Torch, NativeAgreesWithReferenceOnEdgeConfigs2D) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("torch_native", 2, true); }
 TEST_F(Torch, NativeAgreesWithReferenceOnEdgeConfigs3D) { CONVCHECK_EXPECT_AGREES_ON_EDGE_CONFIGS("torch_native", 3, true); }
+
+// Deconvs through at::convolution with transposed = true: the deconv edge configs of every rank (output_padding,
+// stride > kernel, dilation with stride, groups and depthwise, asymmetric padding and extended outputs, every layout
+// pair), bit for bit in exact fill and within the bound in normal fill, in all three directions.
+void expect_torch_agrees_on_deconv_edge_configs(const std::string &strategy, int64_t ndims) {
+  for (const auto &edge : testing::deconv_edge_configs(ndims, /*crops=*/true))
+    for (FillMode fill : {FillMode::exact, FillMode::normal})
+      for (const std::string &problem : testing::disagreements(strategy, edge.descriptor, fill))
+        ADD_FAILURE() << strategy << " " << edge.name << " " << edge.descriptor << " " << to_string(fill) << ": "
+                      << problem;
+}
+
+TEST_F(Torch, AgreesWithReferenceOnDeconvEdgeConfigs1D) { expect_torch_agrees_on_deconv_edge_configs("torch", 1); }
+TEST_F(Torch, AgreesWithReferenceOnDeconvEdgeConfigs2D) { expect_torch_agrees_on_deconv_edge_configs("torch", 2); }
+TEST_F(Torch, AgreesWithReferenceOnDeconvEdgeConfigs3D) { expect_torch_agrees_on_deconv_edge_configs("torch", 3); }
+TEST_F(Torch, NativeAgreesWithReferenceOnDeconvEdgeConfigs1D) {
+  expect_torch_agrees_on_deconv_edge_configs("torch_native", 1);
+}
+TEST_F(Torch, NativeAgreesWithReferenceOnDeconvEdgeConfigs2D) {
+  expect_torch_agrees_on_deconv_edge_configs("torch_native", 2);
+}
+TEST_F(Torch, NativeAgreesWithReferenceOnDeconvEdgeConfigs3D) {
+  expect_torch_agrees_on_deconv_edge_configs("torch_native", 3);
+}
+
+// The deconv corners by name, in both strategies, float32 and float64, every direction: output_padding with end
+// padding, depthwise with output_padding, groups with stride > kernel in channels-last memory, dilation with stride
+// (output_padding below the dilation), 3-D, and an extended output (negative padding: zeros no tap reaches). ATen
+// runs every float32 and float64 deconv on its own SlowTranspose2d / SlowTranspose3d, mkldnn on or off.
+TEST_F(Torch, AgreesOnTheDeconvCorners) {
+  for (const char *strategy : {"torch", "torch_native"})
+    for (const char *descriptor :
+         {"mb2ic2iw5oc3kw3sw2pl1pr1opw1_deconv", "g4mb1ic4ih3iw3oc4kh3kw3sh2sw2oph1opw1_deconv_nhwc",
+          "g2mb1ic4ih3iw4oc6kh2kw2sh3sw3_deconv_nhwc_ohwi", "mb1ic2ih3iw4oc2kh2kw2sh2sw2dlh2dlw3oph1opw2_deconv_hwio",
+          "mb1ic2id3ih3iw4oc2kd2kh3kw2sd2sh2sw2pbk1pb1pr1opd1oph1opw1_deconv_ndhwc",
+          "mb1ic2ih3iw3oc2kh2kw2pt-1pr-2_deconv", "g2mb2ic4ih3iw3oc4kh3kw2sh2pt1pb2oph1_deconv_f64"})
+      for (FillMode fill : {FillMode::exact, FillMode::normal}) {
+        const auto problems = testing::disagreements(strategy, descriptor, fill);
+        EXPECT_TRUE(problems.empty()) << strategy << " " << descriptor << ": " << problems.front();
+      }
+  EXPECT_EQ(backend("torch", "g2mb1ic4ih3iw4oc6kh2kw2sh3sw3_deconv_nhwc_ohwi"),
+            "ATen SlowTranspose2d (at::native::select_conv_backend, channels-last input)");
+  EXPECT_EQ(backend("torch_native", "mb1ic2id3ih3iw4oc2kd2kh3kw2sd2sh2sw2pbk1pb1pr1opd1oph1opw1_deconv"),
+            "ATen SlowTranspose3d (at::native::select_conv_backend, mkldnn off)");
+}
 
 // Padding ATen does not take directly: one-sided, and a crop reaching past the input into the other end's padding
 // (size 1 cropped by 2 at the beginning, padded by 4 at the end: every output reads padding only).

@@ -1,4 +1,5 @@
-// The xnnpack strategy: XNNPACK's forward convolution on the float32 edge configs of ranks 1 and 2, crops included,
+// The xnnpack strategy: XNNPACK's forward convolution and deconvolution on the float32 edge configs of ranks 1 and 2,
+// crops included,
 // bit for bit in exact fill and within the bound in normal fill; what XNNPACK has no operator for is skipped with the
 // reason. Skipped as a whole where this build has no XNNPACK.
 
@@ -27,6 +28,16 @@ protected:
   }
 };
 
+/// XNNPACK's forward of the config in `fill` passes or is weak (agrees on mostly zero data); else what happened.
+std::string forward_disagreement(const Problem &problem, FillMode fill) {
+  const Case forward_case = make_case(problem, fill, 7, 3);
+  Reference reference;
+  reference.directions.emplace(Direction::output, compute_reference(forward_case, Direction::output));
+  const Outcome outcome = verify_one(forward_case, reference, *find_strategy("xnnpack"), Direction::output);
+  if (outcome.verdict == Verdict::passed || outcome.verdict == Verdict::weak) return "";
+  return to_string(fill) + ": " + to_string(outcome.verdict) + " " + outcome.detail;
+}
+
 // Every edge config of the rank: float32 forward agrees, its gradients are skipped as XNNPACK has none; float64 is
 // skipped.
 void expect_forward_agrees_on_edge_configs(int64_t ndims) {
@@ -37,15 +48,8 @@ void expect_forward_agrees_on_edge_configs(int64_t ndims) {
                 "float64 is not supported (formats: float32)");
       continue;
     }
-    for (FillMode fill : {FillMode::exact, FillMode::normal}) {
-      const Case conv_case = make_case(problem, fill, 7, 3);
-      Reference reference;
-      reference.directions.emplace(Direction::output, compute_reference(conv_case, Direction::output));
-      const Outcome outcome = verify_one(conv_case, reference, *find_strategy("xnnpack"), Direction::output);
-      EXPECT_TRUE(outcome.verdict == Verdict::passed || outcome.verdict == Verdict::weak)
-          << edge.name << " " << edge.descriptor << " " << to_string(fill) << ": " << to_string(outcome.verdict) << " "
-          << outcome.detail;
-    }
+    for (FillMode fill : {FillMode::exact, FillMode::normal})
+      EXPECT_EQ(forward_disagreement(problem, fill), "") << edge.name << " " << edge.descriptor;
   }
 }
 
@@ -63,6 +67,70 @@ TEST_F(Xnnpack, SkipsWhatXnnpackHasNoOperatorForWithTheReason) {
   EXPECT_EQ(reason("mb1ic2ih4iw4oc2kh2kw2pt-1pl2pr-2", Direction::output), "");
 }
 
+// Deconvs through xnn_create_deconvolution2d_nhwc_f32: every float32 deconv edge config of ranks 1 and 2 (output
+// padding, stride > kernel, dilation with stride, groups and depthwise, asymmetric padding and extended outputs, every
+// layout pair) agrees bit for bit in exact fill and within the bound in normal fill, but those XNNPACK refuses or the
+// subconv2d bug holds back, with the reason; its gradients are skipped as XNNPACK has none.
+void expect_deconv_forward_agrees_on_edge_configs(int64_t ndims) {
+  int ran = 0;
+  for (const auto &edge : testing::deconv_edge_configs(ndims, /*crops=*/true)) {
+    const Problem problem = parse_descriptor(edge.descriptor);
+    const std::string refused = find_strategy("xnnpack")->unsupported_reason(problem, Direction::output);
+    if (!refused.empty()) {
+      const bool known = problem.precision.src == DType::float64 ||
+                         refused.rfind("XNNPACK's adjustment (output_padding) must be below the stride", 0) == 0 ||
+                         refused.rfind("XNNPACK ae108ef's subconv2d deconvolution crashes", 0) == 0;
+      EXPECT_TRUE(known) << edge.descriptor << ": " << refused;
+      continue;
+    }
+    EXPECT_EQ(find_strategy("xnnpack")->unsupported_reason(problem, Direction::grad_data),
+              "XNNPACK has no deconv grad_data operator: it is an inference library (forward deconvolution only)");
+    ++ran;
+    for (FillMode fill : {FillMode::exact, FillMode::normal})
+      EXPECT_EQ(forward_disagreement(problem, fill), "") << edge.name << " " << edge.descriptor;
+  }
+  EXPECT_GT(ran, 40) << "too few deconv edge configs reach XNNPACK";
+}
+
+TEST_F(Xnnpack, DeconvForwardAgreesWithReferenceOnEdgeConfigs1D) { expect_deconv_forward_agrees_on_edge_configs(1); }
+TEST_F(Xnnpack, DeconvForwardAgreesWithReferenceOnEdgeConfigs2D) { expect_deconv_forward_agrees_on_edge_configs(2); }
+
+// The deconv corners by name: output_padding (XNNPACK's adjustment) with end padding, groups and depthwise with
+// stride > kernel (igemm), the subconv2d path (stride <= kernel, no dilation), dilation with stride, an extended
+// output (negative padding) in channels-last memory.
+TEST_F(Xnnpack, DeconvForwardAgreesOnTheCorners) {
+  for (const char *descriptor :
+       {"mb2ic2iw5oc3kw3sw2pl1pr1opw1_deconv", "g4mb1ic4ih3iw3oc4kh2kw2sh3sw3oph2opw1_deconv_nhwc",
+        "g2mb1ic4ih4iw3oc6kh3kw4sh2sw3pt1pb2oph1_deconv_nhwc_ohwi", "mb1ic2ih3iw4oc2kh2kw2sh2sw3dlh2dlw3oph1opw2_deconv",
+        "g2mb2ic4ih3iw3oc2kh3kw2pt-1pr-2_deconv_nhwc"})
+    for (FillMode fill : {FillMode::exact, FillMode::normal})
+      EXPECT_EQ(forward_disagreement(parse_descriptor(descriptor), fill), "") << descriptor;
+}
+
+// What XNNPACK's deconvolution cannot take or gets wrong, skipped with the reason: an adjustment at or above the
+// stride (PyTorch allows it below a larger dilation), an output its paddings leave empty (ae108ef dies of SIGFPE),
+// and the subconv2d path with an output shorter than stride - 1 (SIGSEGV or wrong values: held back); at stride - 1
+// that path runs and agrees.
+TEST_F(Xnnpack, SkipsTheDeconvsXnnpackCannotTakeWithTheReason) {
+  EXPECT_EQ(reason("mb1ic2iw4oc2kw2dlw3pr1opw2_deconv", Direction::output),
+            "XNNPACK's adjustment (output_padding) must be below the stride: output_padding 2, stride 1");
+  EXPECT_EQ(reason("mb1ic1iw1oc1kw2pl2pr-1_deconv", Direction::output),
+            "the padding leaves XNNPACK none of its output on an axis (size 1, padding 2 and -1, the rest an "
+            "extension): XNNPACK ae108ef computes no empty deconvolution output (it dies of SIGFPE; XNNPACK PR 11158)");
+  EXPECT_EQ(reason("mb1ic1iw1oc1kw3sw3pl1pr1_deconv", Direction::output),
+            "XNNPACK ae108ef's subconv2d deconvolution crashes or returns wrong values where an output (1) is shorter "
+            "than the stride (3) less 1 (docs/findings.md)");
+  EXPECT_EQ(reason("mb1ic1ih1iw2oc1kh5kw2sh4sw2pt3_deconv", Direction::output),
+            "XNNPACK ae108ef's subconv2d deconvolution crashes or returns wrong values where an output (2) is shorter "
+            "than the stride (4) less 1 (docs/findings.md)");
+  EXPECT_EQ(reason("mb1ic1iw2oc1kw3sw3pl1pr1_deconv", Direction::grad_weight),
+            "XNNPACK has no deconv grad_weight operator: it is an inference library (forward deconvolution only)");
+  for (const char *descriptor : {"mb1ic1iw1oc1kw3sw3pl1_deconv", "mb1ic1ih1iw2oc1kh5kw2sh4sw2pt2_deconv"}) {
+    ASSERT_EQ(reason(descriptor, Direction::output), "") << descriptor;
+    EXPECT_EQ(forward_disagreement(parse_descriptor(descriptor), FillMode::exact), "") << descriptor;
+  }
+}
+
 // The kernel family named with a finding follows XNNPACK's selection: depthwise with 3, 4, 9 or 25 taps on dwconv,
 // depthwise 1x1 unit-stride unpadded on vmulcaddc, 1x1 unit-stride unpadded on gemm, the rest on igemm.
 TEST_F(Xnnpack, NamesTheKernelFamilyXnnpackSelects) {
@@ -76,6 +144,10 @@ TEST_F(Xnnpack, NamesTheKernelFamilyXnnpackSelects) {
   EXPECT_EQ(family("g4mb1ic4ih6iw6oc4kh1kw1"), "XNNPACK f32 vmulcaddc" + suffix);
   EXPECT_EQ(family("mb2ic3ih5iw5oc4kh1kw1"), "XNNPACK f32 gemm" + suffix);
   EXPECT_EQ(family("mb2ic3ih5iw5oc4kh1kw1sh2"), "XNNPACK f32 igemm" + suffix);
+  const std::string deconv_suffix = " (inferred from ae108ef's create_deconvolution2d_nhwc)";
+  EXPECT_EQ(family("mb1ic2ih3iw3oc2kh3kw3sh2sw2_deconv"), "XNNPACK f32 deconvolution subconv2d" + deconv_suffix);
+  EXPECT_EQ(family("mb1ic2ih3iw3oc2kh2kw2sh3sw3_deconv"), "XNNPACK f32 deconvolution igemm" + deconv_suffix);
+  EXPECT_EQ(family("mb1ic2ih3iw3oc2kh3kw3sh2sw2dlh2_deconv"), "XNNPACK f32 deconvolution igemm" + deconv_suffix);
 }
 
 } // namespace
