@@ -47,7 +47,7 @@ OnednnPath onednn_path(const Case &conv_case);
 
 /// All three directions through `path`, each in canonical layout, or why it has none. float32 only; a problem
 /// oneDNN refuses (a crop it does not take, see support/onednn_skips.cpp) fails every direction with oneDNN's error, and a weight
-/// gradient whose jit kernel oneDNN 2.6 gets wrong (a crop, see support/onednn_skips.cpp) is skipped, with the reason, unrun.
+/// gradient whose jit kernel oneDNN 2.6 gets wrong (a crop, see support/onednn_skips.hpp) is skipped, with the reason, unrun.
 /// Why `direction` on the oneDNN kernel `implementation` is held back (core/run/held_back.hpp; "" when it runs): a
 /// known bug of a oneDNN Winograd kernel (onednn_winograd.cpp says which, and how it was measured).
 std::string onednn_winograd_held_back(const Problem &problem, Direction direction, const std::string &implementation);

@@ -168,7 +168,7 @@ TEST(Onednn, StrategyAgreesWithReferenceOnTheCropsItTakes) {
 }
 
 // oneDNN 2.6's jit weight gradient reads past the output when an outer axis is padded at the beginning and cropped
-// at the end; on this problem it corrupted the heap (oracles/support/onednn_skips.cpp has the measurements). That direction is held back
+// at the end; on this problem it corrupted the heap (oracles/support/onednn_skips.hpp has the measurements). That direction is held back
 // on a jit kernel only, and not even run (it would crash the test); gemm, on the plain path, computes it right.
 TEST(Onednn, HoldsBackTheJitWeightGradientOfACropItGetsWrong) {
   const Problem problem = parse_descriptor("mb1ic1ih7iw8oc1kh4kw5sh3pt1pb-2pr1_nhwc");
