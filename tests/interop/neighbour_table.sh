@@ -4,7 +4,8 @@
 # 16 and fails at 18 (and across the next seams passes at 32 and 64, fails at 31 and 63), and the table shrinking stored in its
 # case file, its HTML and its JSON report say the same; a seam bug below its seam (ic_small_tail: the last input
 # channel left out below 16 per group), found by a 300-case fuzz and shrunk to one channel, fails at 15 and passes at 16;
-# oneDNN #6035 (corpus/upstream/, under its avx2 cap) passes with stride 1 and with channels-first data.
+# oneDNN #6035 (corpus/upstream/, under its avx2 cap) passes with stride 1 and with channels-first data; every corpus
+# finding keeps its table.
 # Usage: neighbour_table.sh CONVCHECK SOURCE_DIR WORK_DIR
 set -u
 convcheck=$1 source=$2 work=$3
@@ -37,6 +38,16 @@ expect "$work/seam.txt" '^    passed +out_channels 32 +mb1ic1iw1oc32kw1$'
 expect "$work/below.txt" '^    fails +in_channels 15 +mb1ic15'
 expect "$work/below.txt" '^    passed +in_channels 16 +mb1ic16'
 expect "$work/below.txt" '^  failing region: [0-9]+ of [0-9]+ neighbours fail; passes with in_channels 16$'
+# Every finding in the corpus keeps its failing region (stored with `repro --keep-neighbours`).
+if /usr/bin/python3 -c "import h5py" 2> /dev/null; then
+  /usr/bin/python3 - "$source/corpus" <<'PY' || status=1
+import glob, h5py, sys
+files = sorted(glob.glob(sys.argv[1] + "/*/*.h5"))
+missing = [f for f in files if "finding" in h5py.File(f, "r") and not h5py.File(f, "r")["finding"].attrs.get("neighbours")]
+for f in missing: print("FAIL: no neighbour table in", f)
+sys.exit(1 if missing or not files else 0)
+PY
+fi
 "$convcheck" repro "$source/corpus/upstream/onednn-grad_weight-22d0a043a832b052.h5" --strategies onednn \
   --run-held-back --neighbours > "$work/6035.txt"
 if grep -q "this host cannot run avx2" "$work/6035.txt"; then echo "6035: the host lacks avx2"; exit $status; fi
