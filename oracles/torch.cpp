@@ -14,7 +14,7 @@
 // runs them.
 
 #include "core/run/held_back.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 
 #ifdef CONVCHECK_TORCH_MODULE
@@ -256,7 +256,7 @@ TorchHere here(bool mkldnn) {
 }
 
 /// One ATen strategy: the mkldnn backend allowed or not; each case under its ATen capability and, with mkldnn, the
-/// oneDNN cap beneath (core/run/isa_cap.hpp).
+/// oneDNN cap beneath (core/numerics/isa_cap.hpp).
 Strategy aten_strategy(const std::string &name, std::string description, bool mkldnn) {
   return {
       .name = name,

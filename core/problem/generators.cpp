@@ -6,7 +6,7 @@
 #include <array>
 #include <optional>
 
-#include "core/numerics/fill.hpp"
+#include "core/problem/mix64.hpp"
 #include "core/problem/direction.hpp"
 #include "core/problem/fields.hpp"
 #include "core/problem/seam_draws.hpp"

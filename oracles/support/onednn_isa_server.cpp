@@ -8,7 +8,7 @@
 
 #include "core/process/wire.hpp"
 #include "core/run/held_back.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "oracles/support/cap_server.hpp"
 
 namespace convcheck {

@@ -7,7 +7,7 @@
 
 #include "core/process/wire.hpp"
 #include "core/run/held_back.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "oracles/support/cap_server.hpp"
 #include "oracles/support/onednn_isa_server.hpp"
 

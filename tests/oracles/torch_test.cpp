@@ -9,7 +9,7 @@
 #include "core/numerics/case.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/numerics/reference.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
 #include "tests/oracles/edge_configs.hpp"
@@ -97,7 +97,7 @@ TEST_F(Torch, HoldsBackTheWeightGradientOneDnnCorrupts) {
   }
 }
 
-// Each ATen CPU capability this host can run (core/run/isa_cap.hpp), and for torch the oneDNN avx2 cap beneath it
+// Each ATen CPU capability this host can run (core/numerics/isa_cap.hpp), and for torch the oneDNN avx2 cap beneath it
 // (with avx512, one server for both): a case carrying one runs under it (in a server process when it is not this
 // process's; a server refuses a case it cannot run at, so a pass is a pass at that capability), agrees with the
 // reference, and names it. Each server costs a libtorch start (about 1.5 s here), so the servers are few.

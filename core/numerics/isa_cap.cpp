@@ -1,4 +1,4 @@
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 
 #include <cpuid.h>
 
@@ -8,7 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "core/input_error.hpp"
-#include "core/numerics/fill.hpp"
+#include "core/problem/mix64.hpp"
 
 namespace convcheck {
 
