@@ -14,6 +14,7 @@
 #include "core/input_error.hpp"
 #include "core/process/orphans.hpp"
 #include "oracles/support/onednn_isa_server.hpp"
+#include "oracles/support/torch_capability_server.hpp"
 
 namespace {
 
@@ -38,6 +39,7 @@ commands:
 int main(int argc, char **argv) {
   using namespace convcheck;
   if (const int served = serve_onednn_isa_if_asked(); served >= 0) return served; // started as a cap server
+  if (const int served = serve_torch_capability_if_asked(); served >= 0) return served;
   spdlog::set_default_logger(spdlog::stderr_color_st("convcheck")); // logs never mix with results on stdout
   spdlog::set_pattern("convcheck: %l: %v");
   const OrphanReaper reaper; // what an outside program left running ends with convcheck

@@ -80,6 +80,9 @@ bool report_file(const std::string &path, const CaseFile &case_file, const std::
                case_file.finding->problem);
   if (const std::string cap = isa_cap_of(conv_case); !cap.empty())
     fmt::print("  oneDNN under ISA cap {}{}\n", cap, host_lacks(cap).empty() ? "" : ": " + host_lacks(cap));
+  if (const std::string capability = aten_capability_of(conv_case); !capability.empty())
+    fmt::print("  ATen (torch, torch_native) under CPU capability {}{}\n", capability,
+               host_lacks_aten(capability).empty() ? "" : ": " + host_lacks_aten(capability));
   fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}\n", "strategy", "direction", "max error", "bound", "verdict",
              "detail");
   const Reference reference = compute_reference(conv_case);

@@ -11,7 +11,7 @@
 namespace convcheck {
 
 void print_neighbour_rows(const std::vector<NeighbourRow> &rows, const std::string &heading) {
-  fmt::print("  neighbours ({}, each one step from the case):\n", heading);
+  fmt::print("  neighbours ({}, each one step from the case or across a seam):\n", heading);
   for (const NeighbourRow &row : rows) fmt::print("    {:<8} {:<22} {}\n", row.verdict, row.change, row.descriptor);
   fmt::print("  failing region: {}\n", neighbour_summary(rows));
 }

@@ -17,7 +17,7 @@ std::optional<std::vector<NeighbourRow>> print_neighbours(const CaseFile &case_f
                                                           const std::vector<Strategy> &strategies,
                                                           double run_timeout_s);
 
-/// Prints `rows` under "neighbours (HEADING, each one step from the case):", then the summary line.
+/// Prints `rows` under "neighbours (HEADING, each one step from the case or across a seam):", then the summary line.
 void print_neighbour_rows(const std::vector<NeighbourRow> &rows, const std::string &heading);
 
 } // namespace convcheck

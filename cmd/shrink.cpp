@@ -75,6 +75,7 @@ int shrink_command(const std::vector<std::string> &args) {
     return exit_agreed;
   }
   failure->isa_cap = isa_cap_of(case_file.conv_case); // the file's cap, not one drawn again
+  failure->aten_capability = aten_capability_of(case_file.conv_case);
   const FillMode fill = case_file.conv_case.fill == FillMode::mixed ? FillMode::normal : case_file.conv_case.fill;
   const SavedFinding saved = save_finding(*failure, strategies, case_file.conv_case.seed, fill, out_dir, true,
                                            run.run_timeout_s());

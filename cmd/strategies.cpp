@@ -46,6 +46,24 @@ void print_isa_caps() {
   }
 }
 
+// ATen's CPU capabilities the torch strategies run cases under (core/numerics/isa_cap.hpp), likewise.
+void print_aten_capabilities() {
+  constexpr int slots = 1 << 12;
+  std::map<std::string, int> drawn;
+  for (uint64_t index = 0; index < slots; ++index) ++drawn[drawn_aten_capability(1, index)];
+  fmt::print("\nATen CPU capabilities (torch and torch_native run each case under one, drawn per case; torch also "
+             "under the case's ISA cap, for the oneDNN beneath it; a case file keeps both):\n");
+  fmt::print("  {:<17} {:>4.1f}% of cases (ATEN_CPU_CAPABILITY unset: ATen's own choice)\n", "ATen's choice",
+             100.0 * drawn[""] / slots);
+  for (const std::string &capability : aten_capabilities()) {
+    if (const std::string lacks = host_lacks_aten(capability); !lacks.empty())
+      fmt::print("  {:<17} skipped: {}\n", capability, lacks);
+    else
+      fmt::print("  {:<17} {:>4.1f}% of cases (ATEN_CPU_CAPABILITY={})\n", capability,
+                 100.0 * drawn[capability] / slots, capability);
+  }
+}
+
 } // namespace
 
 int strategies_command(const std::vector<std::string> &args) {
@@ -71,6 +89,7 @@ int strategies_command(const std::vector<std::string> &args) {
   fmt::print("\n");
   for (const Strategy *strategy : registered_strategies()) fmt::print("{}: {}\n", strategy->name, strategy->description);
   print_isa_caps();
+  print_aten_capabilities();
   fmt::print("\nranks: spatial dimensions; formats: problems whose tensors and accumulation share one of them; crops:\n"
              "negative padding; combinations: the mixed rows of the precision table it computes besides (src:weight:dst:acc\n"
              "in the descriptor: bf16_f32acc is bf16:bf16:bf16:f32, bf16_to_f32 bf16:bf16:f32:f32). Every strategy computes\n"

@@ -17,7 +17,7 @@ Case widened_to_accumulation(const Case &c) {
 }
 
 Case as_conv_case(const Case &c) {
-  Case conv{equivalent_conv(c.problem), {}, c.seed, c.case_index, c.fill, c.isa_cap};
+  Case conv{equivalent_conv(c.problem), {}, c.seed, c.case_index, c.fill, c.isa_cap, c.aten_capability};
   for (const RoleInfo &role : role_table())
     conv[conv_role(c.problem.op, role.role)] = c[role.role].clone(); // one memcpy each, far below the compute
   return conv;

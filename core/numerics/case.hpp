@@ -25,6 +25,8 @@ struct Case {
   FillMode fill = FillMode::normal;
   // The ISA cap oneDNN runs it under (core/numerics/isa_cap.hpp): unset, drawn from (seed, case index); "" no cap.
   std::optional<std::string> isa_cap;
+  // The ATen CPU capability the torch strategies run it under (core/numerics/isa_cap.hpp): unset, drawn; "" ATen's choice.
+  std::optional<std::string> aten_capability;
 
   const Tensor &operator[](Role role) const { return tensors[static_cast<size_t>(role)]; }
   Tensor &operator[](Role role) { return tensors[static_cast<size_t>(role)]; }

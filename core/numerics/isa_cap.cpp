@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/input_error.hpp"
 #include "core/problem/mix64.hpp"
@@ -16,6 +17,7 @@ namespace {
 /// Whether the CPU (and, for the AVX ones, the kernel: __builtin_cpu_supports checks XCR0) has `feature`.
 bool has(const std::string &feature) {
   if (feature == "sse4_1") return __builtin_cpu_supports("sse4.1");
+  if (feature == "fma") return __builtin_cpu_supports("fma");
   if (feature == "avx2") return __builtin_cpu_supports("avx2");
   if (feature == "avx512f") return __builtin_cpu_supports("avx512f");
   if (feature == "avx512bw") return __builtin_cpu_supports("avx512bw");
@@ -144,6 +146,51 @@ std::string drawn_isa_cap(uint64_t seed, uint64_t case_index) {
 
 std::string isa_cap_of(const Case &conv_case) {
   return conv_case.isa_cap ? *conv_case.isa_cap : drawn_isa_cap(conv_case.seed, conv_case.case_index);
+}
+
+const std::vector<std::string> &aten_capabilities() {
+  static const std::vector<std::string> names = {"default", "avx2", "avx512"};
+  return names;
+}
+
+std::string host_lacks_aten(const std::string &name) {
+  // What ATen 1.13 checks before it picks a capability itself (aten/src/ATen/native/DispatchStub.cpp,
+  // compute_cpu_capability): AVX2 with FMA; AVX-512 VL, BW and DQ with FMA.
+  static const std::vector<std::vector<std::string>> needs = {
+      {}, {"avx2", "fma"}, {"avx512f", "avx512vl", "avx512bw", "avx512dq", "fma"}};
+  const auto &names = aten_capabilities();
+  const auto found = std::find(names.begin(), names.end(), name);
+  if (found == names.end())
+    return fmt::format("unknown ATen CPU capability '{}' (known: {})", name, fmt::join(names, ", "));
+  for (const std::string &feature : needs[static_cast<size_t>(found - names.begin())])
+    if (!has(feature)) return fmt::format("this host cannot run ATen's {} kernels: it lacks {}", name, feature);
+  return "";
+}
+
+std::vector<std::string> host_aten_capabilities() {
+  std::vector<std::string> capabilities;
+  for (const std::string &name : aten_capabilities())
+    if (host_lacks_aten(name).empty()) capabilities.push_back(name);
+  return capabilities;
+}
+
+std::string drawn_aten_capability(uint64_t seed, uint64_t case_index) {
+  // Like the ISA caps' default draw: a case whose capability is not the worker's crosses a pipe to a server of its
+  // own, and each server costs its worker a start with libtorch (0.5 s to 2.7 s, docs/performance.md), so most
+  // cases keep ATen's own choice ("": it is not known before libtorch is loaded, and a draw must not depend on
+  // whether it was) and each capability the host can run gets an eighth: on an AVX-512 host that is ATen's default,
+  // avx2 and avx512 kernels in one campaign.
+  static const std::vector<std::string> slots = [] {
+    std::vector<std::string> built = host_aten_capabilities();
+    built.resize(8, "");
+    return built;
+  }();
+  return slots[mix64(mix64(seed ^ 0x6174656e2d636170ULL) ^ case_index) % slots.size()];
+}
+
+std::string aten_capability_of(const Case &conv_case) {
+  return conv_case.aten_capability ? *conv_case.aten_capability
+                                   : drawn_aten_capability(conv_case.seed, conv_case.case_index);
 }
 
 } // namespace convcheck

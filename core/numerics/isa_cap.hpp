@@ -49,4 +49,28 @@ void set_drawn_isa_caps(const std::string &names);
 /// The case's cap: the one it carries (from a case file), else the drawn one.
 std::string isa_cap_of(const Case &conv_case);
 
+// ATen's CPU capabilities: ATen compiles its vectorised CPU kernels once per capability (DEFAULT, AVX2, AVX512) and
+// picks one per process at its first dispatch, from ATEN_CPU_CAPABILITY or, unset, the host (Debian's libtorch 1.13
+// picks avx2 on this AVX-512 host, measured: torch.__config__.show()). ATen 1.13 takes the variable's value without
+// checking the host (a capability the host lacks would run instructions it has not), so convcheck checks. The torch
+// strategies run each case under one, drawn per case like the ISA cap (oracles/support/torch_capability_server.hpp);
+// `torch` also under the case's ISA cap, which caps the oneDNN beneath ATen's Mkldnn backend. A case file keeps it
+// (root attribute `aten_capability`); a file without it reads as "" (ATen's own choice).
+
+/// default, avx2, avx512: ATEN_CPU_CAPABILITY's values, lowest first.
+const std::vector<std::string> &aten_capabilities();
+
+/// Why this host cannot run ATen's kernels of capability `name` ("" when it can); an unknown name says so.
+std::string host_lacks_aten(const std::string &name);
+
+/// The ATen capabilities this host can run, lowest first.
+std::vector<std::string> host_aten_capabilities();
+
+/// The ATen capability of case `case_index` of a campaign seeded `seed`: "" (ATen's own choice, the worker's) for 5/8
+/// of the cases and each capability the host can run for 1/8 (isa_cap.cpp says why).
+std::string drawn_aten_capability(uint64_t seed, uint64_t case_index);
+
+/// The case's ATen capability: the one it carries (from a case file), else the drawn one.
+std::string aten_capability_of(const Case &conv_case);
+
 } // namespace convcheck

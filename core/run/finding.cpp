@@ -73,6 +73,7 @@ Outcome outcome_on(const Case &conv_case, const Strategy &strategy, Direction di
 Case failure_case(const Failure &failure, const Problem &config, uint64_t seed, FillMode fill) {
   Case made = make_case(config, fill, seed, failure.case_index);
   made.isa_cap = failure.isa_cap;
+  made.aten_capability = failure.aten_capability;
   return made;
 }
 

@@ -27,6 +27,7 @@ struct Failure {
   /// The ISA cap the failing case ran under, when it was not drawn from (seed, case index): a case file's own
   /// (`shrink` keeps it, core/numerics/isa_cap.hpp); unset, every case made from the failure draws it again.
   std::optional<std::string> isa_cap = std::nullopt;
+  std::optional<std::string> aten_capability = std::nullopt; ///< likewise the ATen CPU capability
 };
 
 struct SavedFinding {

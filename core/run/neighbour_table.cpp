@@ -14,6 +14,7 @@ std::vector<NeighbourRow> neighbour_table(const Case &original, const Strategy &
   for (const Neighbour &neighbour : neighbours) {
     Case made = make_case(neighbour.problem, original.fill, original.seed, original.case_index);
     made.isa_cap = isa_cap_of(original);
+    made.aten_capability = aten_capability_of(original);
     cases.push_back(std::move(made));
   }
   std::vector<const Case *> pointers;

@@ -1,5 +1,6 @@
 #include "core/storage/case_file.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <filesystem>
@@ -329,6 +330,13 @@ private:
       c.isa_cap = string_attribute(root, "/", "isa_cap");
       if (find_isa_cap(*c.isa_cap) == nullptr) fail(host_lacks(*c.isa_cap) + " in attribute /isa_cap");
     }
+    c.aten_capability = ""; // likewise ATen's own choice
+    if (H5Aexists(root, "aten_capability") > 0) {
+      c.aten_capability = string_attribute(root, "/", "aten_capability");
+      const auto &known = aten_capabilities();
+      if (std::find(known.begin(), known.end(), *c.aten_capability) == known.end())
+        fail(host_lacks_aten(*c.aten_capability) + " in attribute /aten_capability");
+    }
     if (H5Aexists(root, "fill") <= 0) return;
     const std::string fill = string_attribute(root, "/", "fill");
     try {
@@ -477,6 +485,8 @@ public:
     int_attribute(root, "case_index", static_cast<int64_t>(c.case_index));
     string_attribute(root, "fill", to_string(c.fill));
     if (const std::string cap = isa_cap_of(c); !cap.empty()) string_attribute(root, "isa_cap", cap);
+    if (const std::string capability = aten_capability_of(c); !capability.empty())
+      string_attribute(root, "aten_capability", capability);
     string_attribute(root, "convcheck_version", CONVCHECK_VERSION);
     Hdf5Handle config = group(root, "config");
     if (version == 1) write_v1_fields(config.get(), c.problem);

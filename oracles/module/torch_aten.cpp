@@ -38,6 +38,7 @@
 
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
+#include <ATen/Version.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/native/ConvUtils.h>
 #include <ATen/ops/constant_pad_nd.h>
@@ -295,4 +296,15 @@ extern "C" void convcheck_torch_backend(const Conv &c, char *name, size_t size) 
     copy_message(error, message, sizeof message);
     std::snprintf(name, size, "none: %s", message);
   }
+}
+
+/// ATen's CPU capability in this process ("default", "avx2", "avx512"; ATEN_CPU_CAPABILITY's spelling), fixed at its
+/// first dispatch. libtorch 1.13 does not export at::native::get_cpu_capability, so this reads the line
+/// "CPU capability usage: AVX2" of at::show_config (ATen/Version.cpp), which asks it ("NO AVX" is default).
+extern "C" void convcheck_torch_capability(char *name, size_t size) {
+  const std::string config = at::show_config(), label = "CPU capability usage: ";
+  const size_t at = config.find(label);
+  const std::string usage = at == std::string::npos ? "" : config.substr(at + label.size(), config.find('\n', at) - at - label.size());
+  std::snprintf(name, size, "%s", usage == "AVX512" ? "avx512" : usage == "AVX2" ? "avx2" : usage == "NO AVX" ? "default"
+                                                                                          : "unknown");
 }

@@ -1,12 +1,8 @@
 #pragma once
 // oneDNN under an ISA cap (core/numerics/isa_cap.hpp). oneDNN fixes its cap at the first primitive of a process, so a
-// case whose cap is not this process's runs in a server process that was started with it: this same executable,
-// exec'd with ONEDNN_MAX_CPU_ISA set and CONVCHECK_ONEDNN_ISA_SERVER naming the cap, one per cap and per process
-// that asks (each worker starts its own, like --external-server), answering frames (core/process/server_process.hpp)
-// on its stdin and stdout until its stdin closes. Both ends are the same binary, so requests and replies are plain
-// wire bytes (core/process/wire.hpp). A server that crashes or hangs fails that case's directions with the reason
-// and is started again for the next; its heap is its own, so a kernel writing past its memory costs the server,
-// not the worker.
+// case whose cap is not this process's runs in a cap server (oracles/support/cap_server.hpp says how they run and
+// fail): this same executable, exec'd with ONEDNN_MAX_CPU_ISA set and CONVCHECK_ONEDNN_ISA_SERVER naming the cap,
+// one per cap and per process that asks (each worker starts its own, like --external-server).
 
 #include <string>
 

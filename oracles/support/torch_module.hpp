@@ -40,9 +40,12 @@ struct Results {
 /// The module's entry points, looked up by these names (extern "C", so unmangled).
 inline constexpr const char *run_symbol = "convcheck_torch_run";
 inline constexpr const char *backend_symbol = "convcheck_torch_backend";
+inline constexpr const char *capability_symbol = "convcheck_torch_capability";
 /// Computes what `results` asks for.
 using RunFunction = void (*)(const Conv &conv, Results &results);
 /// Writes ATen's choice of backend for `conv` ("Mkldnn", "Slow2d", ...) into `name`, or "none: why".
 using BackendFunction = void (*)(const Conv &conv, char *name, size_t size);
+/// Writes ATen's CPU capability in this process ("default", "avx2", "avx512") into `name`.
+using CapabilityFunction = void (*)(char *name, size_t size);
 
 } // namespace convcheck::torch_module

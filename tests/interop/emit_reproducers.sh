@@ -46,6 +46,14 @@ if /usr/bin/python3 -c "import torch, h5py" 2> /dev/null; then
   code=$?
   cat "$work/mutant.py.out"
   [ $code -eq 0 ] && grep -q "^agreed$" "$work/mutant.py.out" || { echo "FAIL: mutant.py exited $code"; status=1; }
+  # A case under an ATen CPU capability (here ATen's `default` kernels, which every host runs): the script sets it
+  # before torch dispatches, and agrees.
+  cp "$mutant" "$work/default.h5"
+  /usr/bin/python3 -c "import h5py, numpy, sys; h5py.File(sys.argv[1], 'a').attrs['aten_capability'] = numpy.bytes_('default')" "$work/default.h5"
+  "$convcheck" repro "$work/default.h5" --emit pytorch --out "$work/default.py" || { echo "FAIL: --emit pytorch on default.h5"; status=1; }
+  grep -q '^os.environ\["ATEN_CPU_CAPABILITY"\] = "default"' "$work/default.py" || { echo "FAIL: default.py sets no capability"; status=1; }
+  /usr/bin/python3 "$work/default.py" > "$work/default.py.out" 2>&1 && grep -q "^agreed$" "$work/default.py.out" ||
+    { echo "FAIL: default.py:"; cat "$work/default.py.out"; status=1; }
   upstream="$source/corpus/upstream/onednn-grad_weight-22d0a043a832b052.h5"
   "$convcheck" repro "$upstream" --emit pytorch --out "$work/6035.py" || { echo "FAIL: --emit pytorch on $upstream"; status=1; }
   grep -q '^os.environ\["ONEDNN_MAX_CPU_ISA"\] = "AVX2"' "$work/6035.py" || { echo "FAIL: 6035.py sets no cap"; status=1; }

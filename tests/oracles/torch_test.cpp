@@ -1,6 +1,7 @@
 // The torch strategies (ATen through libtorch): the edge configs of every rank, crops included, bit for bit in exact
 // fill and within the bound in normal fill, convs and deconvs (at::convolution with transposed = true); torch_native
-// really runs off oneDNN; problems ATen cannot hold are skipped with the reason. Skipped as a whole where this build has no libtorch.
+// really runs off oneDNN; problems ATen cannot hold are skipped with the reason; each ATen CPU capability the host
+// can run runs. Skipped as a whole where this build has no libtorch.
 
 #include <string>
 
@@ -8,7 +9,10 @@
 
 #include "core/numerics/case.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/numerics/reference.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
+#include "core/run/verify.hpp"
 #include "tests/oracles/edge_configs.hpp"
 
 namespace convcheck {
@@ -20,9 +24,11 @@ protected:
     if (find_strategy("torch") == nullptr) GTEST_SKIP() << "built without libtorch";
   }
 
+  /// The backend part of the implementation name (before the capabilities, which AtenCapabilities checks).
   static std::string backend(const std::string &strategy, const std::string &descriptor) {
     const Case conv_case = make_case(parse_descriptor(descriptor), FillMode::exact, 7, 3);
-    return find_strategy(strategy)->implementation(conv_case, Direction::output);
+    const std::string implementation = find_strategy(strategy)->implementation(conv_case, Direction::output);
+    return implementation.substr(0, implementation.find("), ") + 1);
   }
 };
 
@@ -135,6 +141,36 @@ TEST_F(Torch, HoldsBackTheWeightGradientOneDnnCorrupts) {
     EXPECT_TRUE(testing::disagreements("torch", "mb2ic16ih12iw6oc5kh1kw1sw2_nhwc", fill).empty());
     EXPECT_TRUE(testing::disagreements("torch", "mb2ic4ih12iw6oc5kh1kw1sw2", fill).empty()); // channels first
   }
+}
+
+// Each ATen CPU capability this host can run (core/numerics/isa_cap.hpp), and for torch the oneDNN avx2 cap beneath it
+// (with avx512, one server for both): a case carrying one runs under it (in a server process when it is not this
+// process's; a server refuses a case it cannot run at, so a pass is a pass at that capability), agrees with the
+// reference, and names it. Each server costs a libtorch start (about 1.5 s here), so the servers are few.
+TEST_F(Torch, RunsUnderEachAtenCapabilityTheHostHas) {
+  const std::string descriptor = "g2mb2ic4ih6iw5oc6kh3kw3pt1_nhwc";
+  for (const std::string &capability : host_aten_capabilities())
+    for (const char *strategy : {"torch", "torch_native"}) {
+      Case conv_case = make_case(parse_descriptor(descriptor), FillMode::exact, 7, 3);
+      conv_case.aten_capability = capability;
+      conv_case.isa_cap = capability == "avx512" ? "avx2" : "";
+      const Reference reference = compute_reference(conv_case);
+      for (Direction direction : all_directions) {
+        const Outcome outcome = verify_one(conv_case, reference, *find_strategy(strategy), direction);
+        EXPECT_EQ(outcome.verdict, Verdict::passed) << strategy << " " << capability << " " << outcome.detail;
+      }
+      const std::string implementation = find_strategy(strategy)->implementation(conv_case, Direction::output);
+      EXPECT_NE(implementation.find("ATen capability " + capability), std::string::npos) << implementation;
+      if (std::string(strategy) == "torch" && conv_case.isa_cap == "avx2") {
+        EXPECT_NE(implementation.find("oneDNN cap avx2 (oneDNN isa avx2)"), std::string::npos) << implementation;
+      }
+    }
+  for (const std::string &capability : aten_capabilities())
+    if (const std::string lacks = host_lacks_aten(capability); !lacks.empty()) {
+      Case conv_case = make_case(parse_descriptor(descriptor), FillMode::exact, 7, 3);
+      conv_case.aten_capability = capability;
+      EXPECT_EQ(find_strategy("torch")->run_case(conv_case).at(Direction::output).skipped, lacks);
+    }
 }
 
 TEST_F(Torch, SkipsMixedFormatsWithAReason) {

@@ -143,6 +143,22 @@ TEST_F(CaseFileTest, KeepsTheIsaCapAndReadsAFileWithoutOneAsNoCap) {
                                            unknown));
 }
 
+// Likewise the ATen CPU capability the torch strategies ran it under: kept, "" (ATen's own choice) for a file
+// without it, and an unknown one refused naming the attribute.
+TEST_F(CaseFileTest, KeepsTheAtenCapabilityAndReadsAFileWithoutOneAsAtenChoice) {
+  CaseFile capped{make_case(parse_descriptor("mb1ic2ih5oc2kh3"), FillMode::exact, 5, 9), {}, {}};
+  capped.conv_case.aten_capability = "avx512";
+  write_case_file(path("avx512.h5"), capped);
+  EXPECT_EQ(read_case_file(path("avx512.h5")).conv_case.aten_capability, "avx512");
+  const std::string old = valid_file([](hid_t file) { H5Adelete(file, "aten_capability"); });
+  EXPECT_EQ(read_case_file(old).conv_case.aten_capability, "");
+  const std::string unknown =
+      valid_file([](hid_t file) { replace_fixed_string_attribute(file, "/", "aten_capability", "avx9000"); });
+  EXPECT_EQ(error_of(unknown), fmt::format("case file {}: unknown ATen CPU capability 'avx9000' (known: default, avx2, "
+                                           "avx512) in attribute /aten_capability",
+                                           unknown));
+}
+
 // A finding keeps its failing region (/finding/neighbours, issue 25); a file without it (every file from before)
 // reads as an empty table, and a malformed row is refused naming the attribute and the row.
 TEST_F(CaseFileTest, KeepsTheNeighbourTableAndReadsAFileWithoutOneAsEmpty) {
