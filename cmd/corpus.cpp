@@ -1,4 +1,4 @@
-// `convcheck corpus run|list|add`: the regression corpus (core/storage/corpus.hpp says what each kind promises).
+// `convcheck corpus run|list|add`: the regression corpus (core/run/corpus.hpp says what each kind promises).
 
 #include <algorithm>
 #include <filesystem>
@@ -9,8 +9,8 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
-#include "core/process/case_workers.hpp"
-#include "core/storage/corpus.hpp"
+#include "core/run/case_workers.hpp"
+#include "core/run/corpus.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 

@@ -9,7 +9,7 @@
 #include "core/input_error.hpp"
 #include "core/problem/benchdnn_writer.hpp"
 #include "core/problem/descriptor.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "oracles/onednn.hpp"
 
 namespace convcheck {

@@ -10,7 +10,7 @@
 #include "cmd/emit.hpp"
 #include "core/input_error.hpp"
 #include "core/problem/descriptor.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 
 namespace convcheck {
 

@@ -16,11 +16,11 @@
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
 #include "core/storage/case_file.hpp"
-#include "core/process/case_workers.hpp"
+#include "core/run/case_workers.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "core/run/verify.hpp"
 
 namespace convcheck {

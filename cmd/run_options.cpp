@@ -7,7 +7,7 @@
 #include "core/input_error.hpp"
 #include "core/run/cost_plan.hpp"
 #include "core/run/held_back.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "oracles/external.hpp"
 #include "oracles/external_server.hpp"
 #include "oracles/plugin.hpp"

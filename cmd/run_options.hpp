@@ -32,7 +32,7 @@ struct RunOptions {
   bool full_check = false; // every strategy on every case, whatever the cost plan (core/run/cost_plan.hpp) says
   bool held_back = false;  // run what strategies hold back for known library bugs (core/run/held_back.hpp)
   WorkerRecycling recycling; // when a campaign's worker is replaced (core/process/worker_recycling.hpp)
-  std::string isa_caps;    // the ISA caps cases are drawn from (core/run/isa_cap.hpp); "" the default draw
+  std::string isa_caps;    // the ISA caps cases are drawn from (core/numerics/isa_cap.hpp); "" the default draw
 
   /// How long one strategy may run on one direction of a case before it is a timeout finding: --case-timeout, but
   /// always longer than --external-timeout, so an external command's own timeout fires first and its finding

@@ -10,7 +10,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 
 namespace convcheck {
@@ -30,7 +30,7 @@ std::string combinations(const std::vector<Precision> &precisions) {
   });
 }
 
-// The ISA caps oneDNN runs cases under on this host (core/run/isa_cap.hpp), each with its share of a campaign's
+// The ISA caps oneDNN runs cases under on this host (core/numerics/isa_cap.hpp), each with its share of a campaign's
 // cases, and those the host cannot run with the reason.
 void print_isa_caps() {
   constexpr int slots = 1 << 12;

@@ -22,9 +22,14 @@
 // judged under the summation bound; `onednn_winograd` and `onednn_auto` (oracles/onednn_winograd.cpp) ask for
 // convolution_winograd and convolution_auto through the same code, and each result declares the algorithm class of
 // the kernel that ran, so it is judged under that class's bound (core/numerics/algorithm_bound.hpp). oneDNN takes negative padding only at the end of an axis and smaller than the
-// stride (onednn_refused_padding below says why); other crops are skipped. Two weight gradients that oneDNN 2.6 gets wrong
-// are held back (broken_weight_gradient, core/run/held_back.hpp), and every buffer oneDNN reads or writes is
-// followed by guards (oracles/support/onednn_memory.hpp).
+// stride (onednn_refused_padding, oracles/support/onednn_skips.cpp, says why); other crops are skipped. Two weight
+// gradients and two bf16 kernels that oneDNN 2.6 gets wrong are held back (broken_weight_gradient and
+// broken_bf16_kernel there, core/run/held_back.hpp), and every buffer oneDNN reads or writes is followed by guards
+// (oracles/support/onednn_memory.hpp).
+//
+// The parts, one file each: memory descriptors and format tags (oracles/support/onednn_descs.hpp), a case's
+// primitive descriptors, conv and deconv (onednn_primitives.hpp), its inputs held and reordered
+// (onednn_held_input.hpp), why a direction is skipped or held back (onednn_skips.hpp); here, running them.
 //
 // Paths (oracles/onednn.hpp). Every fuzz case has a new shape, and oneDNN pays per shape: primitive descriptors
 // (its dispatcher runs each candidate kernel's setup until one accepts), JIT code generation for the jit kernels
@@ -42,13 +47,9 @@
 
 #include "oracles/onednn.hpp"
 
-#include <algorithm>
 #include <cassert>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -59,24 +60,23 @@
 #include <omp.h>
 
 #include "core/problem/descriptor.hpp"
-#include "core/problem/fields.hpp"
 #include "core/problem/op.hpp"
 #include "core/problem/precision_table.hpp"
-#include "core/run/held_back.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "core/numerics/fill.hpp"
 #include "core/tensor/layout.hpp"
-#include "oracles/support/onednn_6035.hpp"
-#include "oracles/support/onednn_bf16_bugs.hpp"
+#include "oracles/support/onednn_descs.hpp"
+#include "oracles/support/onednn_held_input.hpp"
 #include "oracles/support/onednn_isa_server.hpp"
 #include "oracles/support/onednn_memory.hpp"
+#include "oracles/support/onednn_primitives.hpp"
+#include "oracles/support/onednn_skips.hpp"
 
 namespace convcheck {
 
-namespace {
+using namespace onednn_internal; // this strategy's parts (oracles/support/onednn_*.hpp)
 
-using dnnl::memory;
-using Tag = memory::format_tag;
+namespace {
 
 /// "2.6.3": the library's own version, as it reports it at run time.
 std::string onednn_version() {
@@ -100,240 +100,6 @@ public:
 
 private:
   int previous_;
-};
-
-/// A problem in oneDNN's terms: tensors of rank 2 + ndims, and one stride, dilation and padding per axis.
-struct Geometry {
-  memory::dims data, weight, output;
-  memory::dims strides, dilates, padding_l, padding_r;
-  bool grouped = false;
-};
-
-Geometry geometry_of(const Problem &p) {
-  Geometry g;
-  g.grouped = p.groups > 1;
-  g.data = {p.batch, p.in_channels};
-  g.output = {p.batch, p.out_channels};
-  g.weight = g.grouped ? memory::dims{p.groups, p.out_channels_per_group(), p.in_channels_per_group()}
-                       : memory::dims{p.out_channels, p.in_channels};
-  for (int64_t index = p.first_axis(); index < max_ndims; ++index) {
-    const SpatialAxis &axis = p.axes[static_cast<size_t>(index)];
-    g.data.push_back(axis.in);
-    g.weight.push_back(axis.kernel);
-    g.output.push_back(p.out_size(index));
-    g.strides.push_back(axis.stride);
-    g.dilates.push_back(axis.dilation - 1);
-    g.padding_l.push_back(axis.pad_begin);
-    g.padding_r.push_back(axis.pad_end);
-  }
-  return g;
-}
-
-/// The format tag that describes a buffer produced by to_data_layout / to_weight_layout, by rank (1, 2, 3).
-/// Grouped weights split K into (g, o): HWIO [R, S, C/G, K] is then h,w,i,g,o ("hwigo"), OHWI [K, R, S, C/G] is
-/// g,o,h,w,i ("gohwi"); likewise in 1-D and 3-D.
-Tag data_tag(DataLayout layout, int64_t ndims) {
-  constexpr Tag channels_first[] = {Tag::ncw, Tag::nchw, Tag::ncdhw};
-  constexpr Tag channels_last[] = {Tag::nwc, Tag::nhwc, Tag::ndhwc};
-  return (layout == DataLayout::nxc ? channels_last : channels_first)[ndims - 1];
-}
-
-Tag weight_tag(Op op, WeightLayout layout, bool grouped, int64_t ndims) {
-  struct ByRank {
-    Tag plain[max_ndims], grouped[max_ndims];
-  };
-  // A deconv's canonical weight [C_in, C_out/G, k...] in oneDNN's dims {G, O, I, k...}: i before o.
-  constexpr ByRank iox{{Tag::bac, Tag::iohw, Tag::iodhw}, {Tag::acbd, Tag::giohw, Tag::giodhw}};
-  if (op == Op::deconv) return (grouped ? iox.grouped : iox.plain)[ndims - 1];
-  constexpr ByRank oix{{Tag::oiw, Tag::oihw, Tag::oidhw}, {Tag::goiw, Tag::goihw, Tag::goidhw}};
-  constexpr ByRank xio{{Tag::wio, Tag::hwio, Tag::dhwio}, {Tag::wigo, Tag::hwigo, Tag::dhwigo}};
-  constexpr ByRank oxi{{Tag::owi, Tag::ohwi, Tag::odhwi}, {Tag::gowi, Tag::gohwi, Tag::godhwi}};
-  const ByRank &tags = layout == WeightLayout::xio ? xio : layout == WeightLayout::oxi ? oxi : oix;
-  return (grouped ? tags.grouped : tags.plain)[ndims - 1];
-}
-
-/// The weight layout the user hands over on `path`.
-WeightLayout held_weight_layout(const Problem &config, OnednnPath path) {
-  if (config.op == Op::deconv) return WeightLayout::oix; // the canonical IOHW per group (weight_tag)
-  if (path != OnednnPath::plain) return config.weight_layout;
-  return config.data_layout == DataLayout::nxc ? WeightLayout::xio : WeightLayout::oix;
-}
-
-/// Memory descriptors of the three roles.
-struct Descs {
-  memory::desc data, weight, output;
-};
-
-/// oneDNN's data type for a storage format. A role's format is the same in every direction (a gradient has its
-/// tensor's format, core/problem/direction.cpp), so one descriptor per role serves all three primitives: data is
-/// src and diff_src, weight is weights and diff_weights, output is dst and diff_dst.
-memory::data_type onednn_type(DType dtype) {
-  switch (dtype) {
-  case DType::float32: return memory::data_type::f32;
-  case DType::bfloat16: return memory::data_type::bf16;
-  case DType::float16: return memory::data_type::f16;
-  case DType::float64: break; // outside the Support row: oneDNN 2.6's CPU convolution has no f64
-  }
-  throw std::logic_error("onednn: no oneDNN data type for " + to_string(dtype));
-}
-
-/// How the user's buffers are laid out on `path`.
-Descs user_descs(const Problem &config, const Geometry &g, OnednnPath path) {
-  const Precision &p = config.precision;
-  const Tag data = data_tag(config.data_layout, config.ndims);
-  return {{g.data, onednn_type(p.src), data},
-          {g.weight, onednn_type(p.weight),
-           weight_tag(config.op, held_weight_layout(config, path), g.grouped, config.ndims)},
-          {g.output, onednn_type(p.dst), data}};
-}
-
-/// What the primitives are created with: the user's layouts, or format_tag::any where oneDNN chooses.
-Descs primitive_descs(const Descs &user, const Geometry &g, OnednnPath path) {
-  const auto any = [](const memory::desc &held, const memory::dims &dims) {
-    return memory::desc(dims, held.data_type(), Tag::any);
-  };
-  switch (path) {
-  case OnednnPath::plain: return user;
-  case OnednnPath::any_weights: return {user.data, any(user.weight, g.weight), user.output};
-  case OnednnPath::blocked: break;
-  }
-  return {any(user.data, g.data), any(user.weight, g.weight), any(user.output, g.output)};
-}
-
-/// strict: an environment variable (DNNL_DEFAULT_FPMATH_MODE) could otherwise let oneDNN compute in bf16, which
-/// no float32 bound admits. user scratchpad: the primitive takes its scratch memory from us at execution
-/// (ThreadScratch) instead of allocating its own, and primitives on different threads never share one. Built once.
-const dnnl::primitive_attr &strict_attr() {
-  static const dnnl::primitive_attr attr = [] {
-    dnnl::primitive_attr built;
-    built.set_fpmath_mode(dnnl::fpmath_mode::strict);
-    built.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    return built;
-  }();
-  return attr;
-}
-
-/// The primitive descriptors of one case: the forward one, built once and the hint of both backward ones. The
-/// memory descriptors are made once too (oneDNN spends a few thousand instructions on each).
-class CasePrimitives {
-public:
-  /// `inference`: the output direction runs as forward_inference (the backward hint stays forward_training).
-  CasePrimitives(const Problem &config, OnednnPath path, dnnl::algorithm algorithm, bool inference = false)
-      : geometry_(geometry_of(config)), user_(user_descs(config, geometry_, path)),
-        descs_(primitive_descs(user_, geometry_, path)), algorithm_(algorithm), inference_(inference) {
-    const Geometry &g = geometry_;
-    if (config.op == Op::deconv)
-      deconv_forward_.emplace(dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_training,
-                                                                dnnl::algorithm::deconvolution_direct, descs_.data,
-                                                                descs_.weight, descs_.output, g.strides, g.dilates,
-                                                                g.padding_l, g.padding_r),
-                              strict_attr(), cpu_engine());
-    else
-      forward_.emplace(forward_desc(dnnl::prop_kind::forward_training), strict_attr(), cpu_engine());
-  }
-
-  /// The primitive descriptor of `direction`; throws dnnl::error when oneDNN refuses the problem.
-  dnnl::primitive_desc of(Direction direction) const {
-    if (deconv_forward_) return deconv_of(direction);
-    const Geometry &g = geometry_;
-    switch (direction) {
-    case Direction::output:
-      if (inference_)
-        return dnnl::convolution_forward::primitive_desc(forward_desc(dnnl::prop_kind::forward_inference),
-                                                         strict_attr(), cpu_engine());
-      return *forward_;
-    case Direction::grad_data: {
-      const dnnl::convolution_backward_data::desc desc(algorithm_, descs_.data,
-                                                       descs_.weight, descs_.output, g.strides, g.dilates,
-                                                       g.padding_l, g.padding_r);
-      return dnnl::convolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), *forward_);
-    }
-    case Direction::grad_weight: {
-      const dnnl::convolution_backward_weights::desc desc(algorithm_, descs_.data,
-                                                          descs_.weight, descs_.output, g.strides, g.dilates,
-                                                          g.padding_l, g.padding_r);
-      return dnnl::convolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(), *forward_);
-    }
-    }
-    throw std::logic_error("unknown direction");
-  }
-
-  /// The same for a deconv: oneDNN's deconvolution primitives, the forward one the hint of both backward ones.
-  dnnl::primitive_desc deconv_of(Direction direction) const {
-    const Geometry &g = geometry_;
-    constexpr auto direct = dnnl::algorithm::deconvolution_direct;
-    switch (direction) {
-    case Direction::output: return *deconv_forward_;
-    case Direction::grad_data: {
-      const dnnl::deconvolution_backward_data::desc desc(direct, descs_.data, descs_.weight, descs_.output, g.strides,
-                                                         g.dilates, g.padding_l, g.padding_r);
-      return dnnl::deconvolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), *deconv_forward_);
-    }
-    case Direction::grad_weight: {
-      const dnnl::deconvolution_backward_weights::desc desc(direct, descs_.data, descs_.weight, descs_.output,
-                                                            g.strides, g.dilates, g.padding_l, g.padding_r);
-      return dnnl::deconvolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(),
-                                                                  *deconv_forward_);
-    }
-    }
-    throw std::logic_error("unknown direction");
-  }
-
-  const Geometry &geometry() const { return geometry_; }
-  /// How the user's buffers are laid out.
-  const Descs &user() const { return user_; }
-
-private:
-  dnnl::convolution_forward::desc forward_desc(dnnl::prop_kind kind) const {
-    return {kind, algorithm_, descs_.data, descs_.weight, descs_.output, geometry_.strides, geometry_.dilates,
-            geometry_.padding_l, geometry_.padding_r};
-  }
-
-  Geometry geometry_;
-  Descs user_, descs_;
-  dnnl::algorithm algorithm_;
-  bool inference_;
-  std::optional<dnnl::convolution_forward::primitive_desc> forward_;          // a conv's
-  std::optional<dnnl::deconvolution_forward::primitive_desc> deconv_forward_; // a deconv's
-};
-
-/// A canonical input as the user hands it to oneDNN, in the held layout, on guarded memory; and its reorders into
-/// the layouts the primitives chose (guarded too), each made once per case however many directions read it.
-class HeldInput {
-public:
-  HeldInput(const Tensor &held, const memory::desc &desc) : user_(desc, GuardedMemory::Guard::input) {
-    assert(held.byte_size() == user_.size()); // the same format (onednn_type) and a plain layout
-    std::memcpy(user_.data(), held.bytes(), held.byte_size());
-  }
-
-  /// The memory a primitive reads: the user's buffer when oneDNN chose its layout, else a reorder of it.
-  memory as(const memory::desc &wanted, dnnl::stream &stream) {
-    if (user_.get().get_desc() == wanted) return user_.get();
-    for (const GuardedMemory &converted : converted_)
-      if (converted.get().get_desc() == wanted) return converted.get();
-    memory from = user_.get(), converted = converted_.emplace_back(wanted, GuardedMemory::Guard::input).get();
-    dnnl::reorder(from, converted).execute(stream, from, converted);
-    return converted;
-  }
-
-private:
-  GuardedMemory user_;
-  std::vector<GuardedMemory> converted_;
-};
-
-HeldInput hold_data(const Tensor &canonical, DataLayout layout, const memory::desc &desc) {
-  if (layout == DataLayout::ncx) return {canonical, desc};
-  return {to_data_layout(canonical, layout), desc};
-}
-
-HeldInput hold_weight(const Tensor &canonical, WeightLayout layout, const memory::desc &desc) {
-  if (layout == WeightLayout::oix) return {canonical, desc};
-  return {to_weight_layout(canonical, layout), desc};
-}
-
-/// A case's three inputs on one path.
-struct HeldInputs {
-  HeldInput data, weight, grad_output;
 };
 
 /// Runs the primitive of `direction` and returns its result in canonical layout.
@@ -398,171 +164,11 @@ std::string describe(const dnnl::error &error) {
   return fmt::format("onednn: {} ({})", error.what(), dnnl_status2str(error.status));
 }
 
-/// Why oneDNN creating no primitive descriptor of `kind` for `problem` is a skip ("" when it is a finding). For a
-/// float32 problem oneDNN always has ref:any, so `unimplemented` there is wrong. For bf16 and f16 oneDNN 2.6 has no
-/// kernel for some combinations: no backward one with a float32 diff_dst (it has bf16 diff_dst with a float32
-/// diff_src or diff_weights, which no precision row asks for), none at all for bf16 below avx512_core (its ref
-/// kernels too require platform::has_data_type_support, src/cpu/platform.cpp), and f16 only with avx512_core_fp16.
-/// The reason names the ISA oneDNN runs at, so that a capped case says why its host had no kernel.
-std::string missing_kernel(const Problem &problem, const char *kind, const dnnl::error &error) {
-  if (error.status != dnnl_unimplemented || problem.precision == Precision::uniform(DType::float32)) return "";
-  const dnnl_version_t *version = dnnl_version();
-  return fmt::format("oneDNN {}.{}.{} has no {} {} at ISA {} (primitive descriptor creation: unimplemented)",
-                     version->major, version->minor, version->patch, precision_words(problem.precision), kind,
-                     onednn_process_isa());
-}
-
-/// oneDNN's name for the primitive of `direction`.
-const char *primitive_kind(Direction direction) {
-  switch (direction) {
-  case Direction::output: return "convolution forward";
-  case Direction::grad_data: return "convolution backward data";
-  case Direction::grad_weight: break;
-  }
-  return "convolution backward weights";
-}
-
-/// The skip reason of a direction's primitive descriptor that failed to be created (missing_kernel): the forward
-/// one fails every direction, since it is every backward one's hint.
-std::string missing_kernel_of(const Problem &problem, Direction direction, bool forward_failed,
-                              const dnnl::error &error) {
-  return missing_kernel(problem, forward_failed ? "convolution forward (every direction's hint)"
-                                                : primitive_kind(direction), error);
-}
-
-/// missing_kernel for `direction` of every problem of `precision` in this process, known before any of them is
-/// tried: oneDNN selects its convolutions by data types first (each implementation's init checks them before any
-/// shape, and ref:any takes every shape of the types it takes), so a small probe conv whose descriptor is refused as
-/// unimplemented stands for every shape. Asked once per process (the ISA is the process's) and precision, so a case
-/// whose formats oneDNN has no kernel for costs no descriptor creation (oneDNN tries each of its ~30 candidates and
-/// throws): measured, that was most of what low precision added to a default one-worker fuzz.
-std::string missing_at_this_isa(const Precision &precision, Direction direction) {
-  if (precision == Precision::uniform(DType::float32)) return "";
-  static std::mutex mutex;
-  static std::map<std::pair<std::string, Direction>, std::string> probed;
-  const std::lock_guard lock(mutex);
-  const auto key = std::pair(precision_words(precision), direction);
-  if (const auto found = probed.find(key); found != probed.end()) return found->second;
-  Problem probe = parse_descriptor("mb1ic16ih4iw4oc16kh1kw1");
-  probe.precision = precision;
-  std::string reason;
-  bool forward_failed = true;
-  try {
-    const CasePrimitives primitives(probe, OnednnPath::plain, dnnl::algorithm::convolution_direct);
-    forward_failed = false;
-    primitives.of(direction);
-  } catch (const dnnl::error &error) {
-    reason = missing_kernel_of(probe, direction, forward_failed, error);
-  }
-  return probed[key] = reason;
-}
-
-/// Why `direction` of a bf16 `problem` is held back from the kernel `pd` chose (core/run/held_back.hpp; "" when it
-/// runs): two oneDNN 2.6 bf16 kernels that return wrong values (oracles/support/onednn_bf16_bugs.hpp).
-std::string broken_bf16_kernel(const Problem &problem, Direction direction, OnednnPath path,
-                               const dnnl::primitive_desc &pd) {
-  if (run_held_back() || problem.precision.src != DType::bfloat16) return "";
-  if (direction == Direction::grad_weight && has_onednn_bf16_weight_gradient_shape(problem)) {
-    const std::string implementation = pd.impl_info_str();
-    if (implementation.rfind("jit_bf16:", 0) == 0)
-      return fmt::format("oneDNN 2.6's {} weight gradient of a stride larger than its axis's input, or of a 3-D depth "
-                         "stride above 1 with depth padding, returns wrong values (docs/findings.md)",
-                         implementation);
-  }
-  if (direction == Direction::grad_data && path != OnednnPath::blocked && has_onednn_bf16_odd_channels_1x1_shape(problem, problem.data_layout == DataLayout::nxc)) {
-    const std::string implementation = pd.impl_info_str();
-    if (implementation.rfind("jit_bf16_1x1", 0) == 0)
-      return fmt::format("oneDNN 2.6's {} data gradient of a 1x1 conv on channels-last diff_dst with an odd number of "
-                         "output channels per group ({}) returns wrong values (docs/findings.md)",
-                         implementation, problem.out_channels_per_group());
-  }
-  return "";
-}
-
 /// Every direction gets the same error: without a forward primitive descriptor none can run.
 RunResults all_failed(const Op op, const std::string &error) {
   RunResults runs;
   for (const DirectionInfo &each : directions(op)) runs[each.direction].error = error;
   return runs;
-}
-
-} // namespace
-
-/// Why oneDNN cannot take the padding of `problem` ("" when it can). oneDNN 2.6 creates no convolution descriptor
-/// (forward, backward data or backward weights alike, so on every path) unless, on every axis, padding_l >= 0 and
-/// padding_r + stride > 0 (conv_desc_init, src/common/convolution.cpp; measured: every other negative padding of a
-/// 1-D conv of size 9, kernel 3, stride 1..3 threw invalid_arguments on all three paths, and every accepted one
-/// ran; the test SkipsExactlyTheCropsOneDnnRefuses keeps measuring it). So it takes a crop only at the end of an
-/// axis and smaller than its stride. Such a crop still matters: it can drop the last output (size 6, kernel 2,
-/// stride 2, pad_end -1: 2 outputs instead of 3), and the inputs it drops must get a zero gradient.
-std::string onednn_refused_padding(const Problem &problem) {
-  for (int64_t index = problem.first_axis(); index < max_ndims; ++index) {
-    const SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
-    // oneDNN checks a deconv's sizes as (dst - dilated kernel + padding_l + padding_r) / stride + 1 == src
-    // (deconv_desc_init, src/common/deconvolution.cpp): the destination's extra rows are output padding only
-    // while they stay below the stride.
-    if (problem.op == Op::deconv && axis.output_padding >= axis.stride)
-      return fmt::format("oneDNN takes output padding only below the stride (it infers it from the destination's "
-                         "size): {} is {} with {} {}",
-                         find_int_field("output_padding")->label(index), axis.output_padding,
-                         find_int_field("stride")->label(index), axis.stride);
-    if (axis.pad_begin < 0)
-      return fmt::format("oneDNN takes no crop at the beginning of an axis: {} is {} (it requires padding_l >= 0)",
-                         find_int_field("pad_begin")->label(index), axis.pad_begin);
-    if (axis.pad_end + axis.stride <= 0)
-      return fmt::format("oneDNN takes a crop at the end of an axis only when smaller than the stride: {} is {} "
-                         "with {} {} (it requires padding_r > -stride)",
-                         find_int_field("pad_end")->label(index), axis.pad_end,
-                         find_int_field("stride")->label(index), axis.stride);
-  }
-  return "";
-}
-
-namespace {
-
-/// Why the weight gradient of `problem` on `path` is held back (core/run/held_back.hpp; "" when it runs). Two
-/// oneDNN 2.6 bugs, each in a kernel that writes or reads outside its memory, so neither is run and discarded:
-///
-/// 1. A crop at the end of an outer axis padded at the beginning: oneDNN 2.6's jit backward-weights kernel (jit:avx2 here; jit_avx2_conv_bwd_weights_kernel_f32) walks the
-/// output rows of an outer axis padded at the beginning in a loop of its own, ended by the kernel height and not by
-/// the output size, then counts the remaining rows from the input height (compute_oh_loop_common): right when
-/// padding_r >= 0, but a crop at the end leaves fewer output rows than that, and the kernel reads past diff_dst.
-/// Measured with a probe (every path and direction, one cropped axis at a time of 1-D, 2-D and 3-D convs: size
-/// 1..10, kernel 1..4, stride 2..3, dilation 1..2, pad_begin 0..1, every accepted crop, groups 1..2, up to 32
-/// channels, both data layouts, exact data): 186 of about 97,000 runs went wrong, every one a weight gradient on
-/// jit:avx2 (any_weights and blocked paths) with the height axis padded at the beginning and cropped at the end:
-/// wrong values, heap corruption ("free(): invalid next size"), SIGSEGV, SIGBUS, and once, with several OpenMP
-/// threads, a kernel that never returned. gemm, on the same problems, was right, and so were cropped width and depth
-/// axes. So only a jit kernel is held back. The depth axis is held back alike as a precaution: the avx2 kernel
-/// takes no depth padding (those cases ran on gemm), and the avx512 kernels of other machines, which do, could not
-/// be measured here.
-///
-/// 2. oneDNN issue #6035 (docs/findings.md): the jit_1x1 weight gradient of a strided 1x1 conv whose source is
-/// channels-last (the user's layout, so not on the blocked path) with fewer input channels per group than the
-/// kernel's channel block (8 on AVX2, 16 on AVX-512) writes past the scratchpad it asks for; the guard bytes
-/// after it (ThreadScratch) catch it when this is run anyway (--run-held-back, corpus/upstream/).
-std::string broken_weight_gradient(const Problem &problem, const CasePrimitives &primitives, OnednnPath path) {
-  if (run_held_back()) return "";
-  // A deconv's weight gradient is oneDNN's conv weight gradient of its equivalent conv (core/problem/op.hpp).
-  if (problem.data_layout == DataLayout::nxc && path != OnednnPath::blocked &&
-      has_onednn_6035_shape(equivalent_conv(problem))) {
-    const std::string implementation = primitives.of(Direction::grad_weight).impl_info_str();
-    if (implementation.rfind("jit_1x1", 0) == 0)
-      return fmt::format("oneDNN 2.6's {} weight gradient of a strided 1x1 conv on channels-last source with under "
-                         "16 input channels per group writes past its scratchpad (oneDNN issue #6035)",
-                         implementation);
-  }
-  for (int64_t index = problem.first_axis(); index < max_ndims - 1; ++index) {
-    const SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
-    if (axis.pad_begin <= 0 || axis.pad_end >= 0) continue;
-    const std::string implementation = primitives.of(Direction::grad_weight).impl_info_str();
-    if (implementation.rfind("jit", 0) != 0) return "";
-    return fmt::format("oneDNN 2.6's {} weight gradient reads past the output of an outer axis padded at the "
-                       "beginning and cropped at the end ({} {}, {} {}): wrong results, heap corruption or a crash",
-                       implementation, find_int_field("pad_begin")->label(index), axis.pad_begin,
-                       find_int_field("pad_end")->label(index), axis.pad_end);
-  }
-  return "";
 }
 
 /// The bf16 and f16 rows of the precision table (all accumulate in float32, as oneDNN does): oneDNN computes those it
@@ -591,7 +197,7 @@ const Registration registration{{
         return "oneDNN's deconvolution is run in float32 only";
       return onednn_refused_padding(problem);
     },
-    // Under the case's ISA cap (core/run/isa_cap.hpp): in this process when it runs at that cap, else in a server
+    // Under the case's ISA cap (core/numerics/isa_cap.hpp): in this process when it runs at that cap, else in a server
     // process started with it (oracles/support/onednn_isa_server.hpp).
     .run_case = [](const Case &c) { return onednn_results_capped(c, onednn_path(c)); },
     // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process (tens of ms,

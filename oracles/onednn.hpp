@@ -46,8 +46,8 @@ std::optional<Algorithm> onednn_algorithm_class(const std::string &implementatio
 OnednnPath onednn_path(const Case &conv_case);
 
 /// All three directions through `path`, each in canonical layout, or why it has none. float32 only; a problem
-/// oneDNN refuses (a crop it does not take, see onednn.cpp) fails every direction with oneDNN's error, and a weight
-/// gradient whose jit kernel oneDNN 2.6 gets wrong (a crop, see onednn.cpp) is skipped, with the reason, unrun.
+/// oneDNN refuses (a crop it does not take, see support/onednn_skips.cpp) fails every direction with oneDNN's error, and a weight
+/// gradient whose jit kernel oneDNN 2.6 gets wrong (a crop, see support/onednn_skips.cpp) is skipped, with the reason, unrun.
 /// Why `direction` on the oneDNN kernel `implementation` is held back (core/run/held_back.hpp; "" when it runs): a
 /// known bug of a oneDNN Winograd kernel (onednn_winograd.cpp says which, and how it was measured).
 std::string onednn_winograd_held_back(const Problem &problem, Direction direction, const std::string &implementation);
@@ -66,7 +66,7 @@ std::string onednn_implementation(const Problem &config, Direction direction, On
                                   OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
 
 /// Why oneDNN takes no convolution descriptor for the padding of `problem` ("" when it does): it takes a crop only
-/// at the end of an axis and smaller than the stride (onednn.cpp says how that was measured).
+/// at the end of an axis and smaller than the stride (support/onednn_skips.cpp says how that was measured).
 std::string onednn_refused_padding(const Problem &problem);
 
 } // namespace convcheck

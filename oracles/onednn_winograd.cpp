@@ -27,7 +27,7 @@
 #include "core/numerics/fill.hpp"
 #include "core/problem/fields.hpp"
 #include "core/run/held_back.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 #include "oracles/onednn.hpp"
 #include "oracles/support/onednn_isa_server.hpp"

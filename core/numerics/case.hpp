@@ -23,7 +23,7 @@ struct Case {
   uint64_t seed = 0;
   uint64_t case_index = 0;
   FillMode fill = FillMode::normal;
-  // The ISA cap oneDNN runs it under (core/run/isa_cap.hpp): unset, drawn from (seed, case index); "" no cap.
+  // The ISA cap oneDNN runs it under (core/numerics/isa_cap.hpp): unset, drawn from (seed, case index); "" no cap.
   std::optional<std::string> isa_cap;
 
   const Tensor &operator[](Role role) const { return tensors[static_cast<size_t>(role)]; }

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "core/problem/direction.hpp"
+#include "core/problem/mix64.hpp"
 #include "core/problem/problem.hpp"
 #include "core/tensor/tensor.hpp"
 
@@ -45,8 +46,5 @@ Tensor fill_tensor(const Problem &problem, Role role, FillMode mode, uint64_t se
 /// need inputs outside a problem's roles); exact and witness values use `magnitude`.
 Tensor fill_values(DType dtype, const Shape &shape, FillMode mode, uint64_t seed, uint64_t case_index,
                    uint64_t stream, int64_t magnitude);
-
-/// SplitMix64 finaliser: a bijective 64-bit mix. Exposed for other deterministic choices (generators, mixed).
-uint64_t mix64(uint64_t x);
 
 } // namespace convcheck

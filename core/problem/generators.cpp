@@ -7,7 +7,7 @@
 #include <optional>
 #include <tuple>
 
-#include "core/numerics/fill.hpp"
+#include "core/problem/mix64.hpp"
 #include "core/problem/direction.hpp"
 #include "core/problem/fields.hpp"
 #include "core/problem/op.hpp"

@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "core/process/case_workers.hpp"
+#include "core/run/case_workers.hpp"
 #include "core/process/clock.hpp"
 #include "core/numerics/case.hpp"
 #include "core/problem/descriptor.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // A run over a list of cases: generate or take each config, make its inputs, compute the reference once, run
 // every strategy on every direction, tally verdicts, then shrink and save the first failures of each
-// strategy/direction. Cases run in forked worker processes (core/process/case_workers.hpp), so a strategy that crashes
+// strategy/direction. Cases run in forked worker processes (core/run/case_workers.hpp), so a strategy that crashes
 // or hangs is a finding, not the end of the run; each case is a pure function of (seed, index), and tallies are
 // gathered in index order, so verdicts do not depend on the number of workers.
 

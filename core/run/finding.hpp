@@ -25,7 +25,7 @@ struct Failure {
   std::string problem; // what went wrong, one line
   FailureKind kind = FailureKind::mismatch;
   /// The ISA cap the failing case ran under, when it was not drawn from (seed, case index): a case file's own
-  /// (`shrink` keeps it, core/run/isa_cap.hpp); unset, every case made from the failure draws it again.
+  /// (`shrink` keeps it, core/numerics/isa_cap.hpp); unset, every case made from the failure draws it again.
   std::optional<std::string> isa_cap = std::nullopt;
 };
 

@@ -3,7 +3,7 @@
 // reason naming the bug and its upstream issue, instead of being run, so a nightly does not report the same
 // upstream bug every night and a worker's heap is not corrupted by a kernel known to write past its memory.
 // `--run-held-back` runs them anyway, and so does `corpus run` for the strategy of an `upstream/` case
-// (core/storage/corpus.hpp): that is how the corpus notices a library version that no longer has the bug.
+// (core/run/corpus.hpp): that is how the corpus notices a library version that no longer has the bug.
 // Process-wide, set before workers are forked.
 
 namespace convcheck {

@@ -2,8 +2,8 @@
 
 #include "core/problem/descriptor.hpp"
 #include "core/problem/neighbours.hpp"
-#include "core/process/case_workers.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/run/case_workers.hpp"
+#include "core/numerics/isa_cap.hpp"
 
 namespace convcheck {
 

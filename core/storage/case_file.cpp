@@ -14,7 +14,7 @@
 #include "core/storage/hdf5_handle.hpp"
 #include "core/input_error.hpp"
 #include "core/problem/fields.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "core/tensor/tensor.hpp"
 
 namespace convcheck {

@@ -14,7 +14,7 @@
 #include "core/process/server_process.hpp"
 #include "core/process/wire.hpp"
 #include "core/run/held_back.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 
 namespace convcheck {
 

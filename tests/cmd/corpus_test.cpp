@@ -105,7 +105,7 @@ TEST_F(CorpusCli, RunFailsWhenAMutantIsNoLongerCaughtOrARegressionFails) {
 }
 
 // `corpus add --upstream` makes an upstream case, skipped, saying why, when its strategy is not there to check it.
-// (tests/core/storage/corpus_test.cpp covers a library with and without the bug; corpus/upstream/ holds oneDNN's.)
+// (tests/core/run/corpus_test.cpp covers a library with and without the bug; corpus/upstream/ holds oneDNN's.)
 TEST_F(CorpusCli, UpstreamCaseIsAddedListedAndSkippedWithoutItsStrategy) {
   ASSERT_EQ(convcheck("check mb1ic1ih1iw1oc1kh1kw1pl1 --strategies naive --inject pad_order --corpus " +
                       path("found"))

@@ -16,7 +16,7 @@
 #include "core/numerics/reference.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/run/held_back.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
 #include "oracles/onednn.hpp"

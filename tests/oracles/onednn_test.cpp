@@ -15,7 +15,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/run/held_back.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
 #include "oracles/onednn.hpp"
@@ -37,7 +37,7 @@ const Strategy &onednn() {
 constexpr OnednnPath all_paths[] = {OnednnPath::plain, OnednnPath::any_weights, OnednnPath::blocked};
 
 // The one skip a run may report instead of a result: a crop's weight gradient on the jit kernel of oneDNN 2.6 that
-// reads past the output (onednn.cpp, broken_weight_gradient).
+// reads past the output (broken_weight_gradient, oracles/support/onednn_skips.cpp).
 bool is_known_hold_back(Direction direction, const std::string &skipped) {
   return direction == Direction::grad_weight && skipped.rfind("oneDNN 2.6's jit", 0) == 0 &&
          (skipped.find("weight gradient reads past the output") != std::string::npos ||
@@ -168,7 +168,7 @@ TEST(Onednn, StrategyAgreesWithReferenceOnTheCropsItTakes) {
 }
 
 // oneDNN 2.6's jit weight gradient reads past the output when an outer axis is padded at the beginning and cropped
-// at the end; on this problem it corrupted the heap (onednn.cpp has the measurements). That direction is held back
+// at the end; on this problem it corrupted the heap (oracles/support/onednn_skips.cpp has the measurements). That direction is held back
 // on a jit kernel only, and not even run (it would crash the test); gemm, on the plain path, computes it right.
 TEST(Onednn, HoldsBackTheJitWeightGradientOfACropItGetsWrong) {
   const Problem problem = parse_descriptor("mb1ic1ih7iw8oc1kh4kw5sh3pt1pb-2pr1_nhwc");

@@ -13,7 +13,7 @@
 
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 
 namespace convcheck {
 namespace {
@@ -123,7 +123,7 @@ TEST_F(CaseFileTest, RoundTripsConfigInputsResultsAndFinding) {
   EXPECT_EQ(std::distance(fs::directory_iterator(directory_), fs::directory_iterator()), 1);
 }
 
-// A case keeps the ISA cap oneDNN ran it under (core/run/isa_cap.hpp): the drawn one when the case carries none, its
+// A case keeps the ISA cap oneDNN ran it under (core/numerics/isa_cap.hpp): the drawn one when the case carries none, its
 // own otherwise; a file without the attribute (every file from before caps) reads as "no cap", and an unknown cap
 // is refused naming the attribute.
 TEST_F(CaseFileTest, KeepsTheIsaCapAndReadsAFileWithoutOneAsNoCap) {

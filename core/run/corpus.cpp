@@ -1,11 +1,11 @@
-#include "core/storage/corpus.hpp"
+#include "core/run/corpus.hpp"
 
 #include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
 
-#include "core/process/case_workers.hpp"
+#include "core/run/case_workers.hpp"
 #include "core/run/finding.hpp"
 #include "core/run/held_back.hpp"
 #include "core/input_error.hpp"

@@ -1,7 +1,7 @@
-// An upstream/ corpus case (core/storage/corpus.hpp) holds while its library strategy still fails with the hold-back
+// An upstream/ corpus case (core/run/corpus.hpp) holds while its library strategy still fails with the hold-back
 // lifted, and is skipped, saying so, once the library no longer has the bug.
 
-#include "core/storage/corpus.hpp"
+#include "core/run/corpus.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The ISA cap a case runs oneDNN under: drawn per case from (seed, case index), the host's highest for 7/8 of the
 // cases and avx2 for 1/8 by default, each named cap alike with --isa-caps; a cap the host cannot run is refused.
 
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 
 #include <map>
 

@@ -1,4 +1,4 @@
-#include "core/run/isa_cap.hpp"
+#include "core/numerics/isa_cap.hpp"
 
 #include <cpuid.h>
 
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
-#include "core/numerics/fill.hpp"
+#include "core/problem/mix64.hpp"
 
 namespace convcheck {
 

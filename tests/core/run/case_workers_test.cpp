@@ -1,4 +1,4 @@
-#include "core/process/case_workers.hpp"
+#include "core/run/case_workers.hpp"
 
 #include <cstdlib>
 #include <string>
