@@ -265,6 +265,8 @@ rc::Gen<Problem> problems(Tier tier) {
   return with_ops(problems_of(std::span(&tier_rows[static_cast<size_t>(tier)], 1), false));
 }
 
+rc::Gen<Problem> convs() { return problems_of(tier_rows, true); }
+
 rc::Gen<Problem> convs(Tier tier) { return problems_of(std::span(&tier_rows[static_cast<size_t>(tier)], 1), false); }
 
 rc::Gen<Problem> seam_problems() { return with_ops(problems_of({}, true)); }

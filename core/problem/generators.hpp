@@ -33,7 +33,10 @@ rc::Gen<Problem> problems();
 /// The same, from one tier only.
 rc::Gen<Problem> problems(Tier tier);
 
-/// Convs alone from one tier (what a deconv of the tier is transposed from).
+/// The default distribution's convs alone (what its deconvs are transposed from): for properties of conv formulas.
+rc::Gen<Problem> convs();
+
+/// Convs alone from one tier.
 rc::Gen<Problem> convs(Tier tier);
 
 /// The seam tier alone (core/problem/seam_draws.hpp): small problems with one seam row's fields drawn large.

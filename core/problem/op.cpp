@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "core/numerics/fill.hpp"
+#include "core/problem/mix64.hpp"
 
 namespace convcheck {
 
