@@ -1,5 +1,6 @@
 #include "core/problem/coverage.hpp"
 
+#include "core/problem/op.hpp"
 #include "core/problem/precision_table.hpp"
 #include "core/problem/witness_reach.hpp"
 
@@ -83,7 +84,7 @@ std::vector<Corner> make_seams() {
   list.push_back({"groups past 16", [](const Problem &p) { return p.groups > 16; }});
   for (int64_t block : {8, 14, 16, 28})
     list.push_back({fmt::format("output width: tail after {}", block),
-                    [block](const Problem &p) { return tail_after(p.width().out(), block); }});
+                    [block](const Problem &p) { return tail_after(info(p.op).out_size(p.width()), block); }});
   list.push_back({"kernel width past 5", [](const Problem &p) { return p.width().kernel > 5; }});
   list.push_back({"kernel past 7",
                   [](const Problem &p) { return any_axis(p, [](const SpatialAxis &a) { return a.kernel > 7; }); }});
@@ -123,6 +124,22 @@ std::vector<Corner> make_deconv_corners() {
       {"deconv: 1-D", deconv([](const Problem &p) { return p.ndims == 1; })},
       {"deconv: 2-D", deconv([](const Problem &p) { return p.ndims == 2; })},
       {"deconv: 3-D", deconv([](const Problem &p) { return p.ndims == 3; })},
+      // The block seams of the conv's list, where a deconv's kernels block: its output channels and output width.
+      {"deconv: out channels/group: tail after 8", deconv([](const Problem &p) {
+         return tail_after(p.out_channels_per_group(), 8);
+       })},
+      {"deconv: in channels/group: tail after 8", deconv([](const Problem &p) {
+         return tail_after(p.in_channels_per_group(), 8);
+       })},
+      {"deconv: depthwise channels: tail after 16", deconv([](const Problem &p) {
+         return depthwise(p) && tail_after(p.groups, 16);
+       })},
+      {"deconv: output width: tail after 8", deconv([](const Problem &p) {
+         return tail_after(p.width().transposed_out(), 8);
+       })},
+      {"deconv: output width: tail after 16", deconv([](const Problem &p) {
+         return tail_after(p.width().transposed_out(), 16);
+       })},
   };
 }
 

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <tuple>
 
 #include "core/problem/mix64.hpp"
 #include "core/problem/direction.hpp"
 #include "core/problem/fields.hpp"
+#include "core/problem/op.hpp"
 #include "core/problem/seam_draws.hpp"
 #include "core/problem/witness_reach.hpp"
 
@@ -240,32 +242,34 @@ rc::Gen<Problem> problems_of(std::span<const TierRow> tiers, bool seams) {
   return weighted(std::move(choices));
 }
 
-} // namespace
-
-Problem transposed(const Problem &conv, uint64_t pick) {
-  Problem deconv = conv;
-  deconv.op = Op::deconv;
-  std::swap(deconv.in_channels, deconv.out_channels);
-  // The formats stay the drawn row of the precision table: src is the deconv's input, dst its output.
-  for (int64_t a = conv.first_axis(); a < max_ndims; ++a, pick = mix64(pick)) {
-    const SpatialAxis &from = conv.axes[static_cast<size_t>(a)];
-    SpatialAxis &axis = deconv.axes[static_cast<size_t>(a)];
-    axis.in = from.out();
-    // (out - 1) * stride = in + pad_begin + pad_end - dilated kernel - remainder: output_padding = remainder gives
-    // back the conv's input size exactly (docs/architecture.md, "Ops").
-    axis.output_padding = (from.in + from.pad_begin + from.pad_end - from.dilated_kernel()) % from.stride;
-    const int64_t allowed = std::max(from.stride, from.dilation);
-    if (axis.output_padding == 0 && allowed > 1 && pick % 4 == 0)
-      axis.output_padding = 1 + static_cast<int64_t>((pick / 4) % static_cast<uint64_t>(allowed - 1));
-  }
-  return deconv;
+// Each draw's op: a conv drawn as above made that op's problem by its row (core/problem/op.cpp: a deconv is the drawn
+// conv transposed, so the conv's corners, seams and trimming carry over), each op as often as its row's fuzz weight
+// says (conv 3, deconv 1: a deconv one case in four).
+rc::Gen<Problem> with_ops(rc::Gen<Problem> convs) {
+  std::vector<std::pair<size_t, rc::Gen<Op>>> ops;
+  for (const OpInfo &row : op_table())
+    if (row.fuzz_weight > 0) ops.emplace_back(static_cast<size_t>(row.fuzz_weight), rc::gen::just(row.op));
+  return rc::gen::map(rc::gen::tuple(std::move(convs), weighted(std::move(ops)),
+                                     rc::gen::inRange<uint64_t>(0, uint64_t{1} << 62)),
+                      [](const std::tuple<Problem, Op, uint64_t> &draw) {
+                        const auto &[conv, op, pick] = draw;
+                        return info(op).from_conv(conv, pick);
+                      });
 }
 
-rc::Gen<Problem> problems() { return problems_of(tier_rows, true); }
+} // namespace
 
-rc::Gen<Problem> problems(Tier tier) { return problems_of(std::span(&tier_rows[static_cast<size_t>(tier)], 1), false); }
+rc::Gen<Problem> problems() { return with_ops(problems_of(tier_rows, true)); }
 
-rc::Gen<Problem> seam_problems() { return problems_of({}, true); }
+rc::Gen<Problem> problems(Tier tier) {
+  return with_ops(problems_of(std::span(&tier_rows[static_cast<size_t>(tier)], 1), false));
+}
+
+rc::Gen<Problem> convs() { return problems_of(tier_rows, true); }
+
+rc::Gen<Problem> convs(Tier tier) { return problems_of(std::span(&tier_rows[static_cast<size_t>(tier)], 1), false); }
+
+rc::Gen<Problem> seam_problems() { return with_ops(problems_of({}, true)); }
 
 int64_t seam_tier_budget() { return seam_budget; }
 

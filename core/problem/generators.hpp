@@ -26,12 +26,18 @@
 
 namespace convcheck {
 
-/// Valid problems from the default fuzz distribution: every tier and rank; float32, float64 in about one case in
-/// eight (the dtype table's fuzz weights).
+/// Valid problems from the default fuzz distribution: every tier and rank; conv, deconv in about one case in four
+/// (the op table's fuzz weights); float32, float64 in about one case in eight (the dtype table's fuzz weights).
 rc::Gen<Problem> problems();
 
 /// The same, from one tier only.
 rc::Gen<Problem> problems(Tier tier);
+
+/// The default distribution's convs alone (what its deconvs are transposed from): for properties of conv formulas.
+rc::Gen<Problem> convs();
+
+/// Convs alone from one tier.
+rc::Gen<Problem> convs(Tier tier);
 
 /// The seam tier alone (core/problem/seam_draws.hpp): small problems with one seam row's fields drawn large.
 rc::Gen<Problem> seam_problems();
@@ -41,13 +47,6 @@ int64_t seam_tier_budget();
 
 /// The work budget of `tier`: multiply-adds summed over every direction (0: none).
 int64_t tier_budget(Tier tier);
-
-/// The deconv that transposes the drawn conv `conv`: its input is the conv's output and its output the conv's input
-/// (channels exchanged, the same kernel, stride, dilation and padding; output_padding the remainder the conv's
-/// stride drops, so the conv's block seams become the deconv's output sizes), valid by construction. With `pick`,
-/// an axis where that remainder is 0 takes another allowed output_padding (below max(stride, dilation)) one time in
-/// four, so dilation-driven output padding comes up too.
-Problem transposed(const Problem &conv, uint64_t pick);
 
 /// Case `case_index` of a campaign seeded with `seed`: a pure function of both, independent of threads.
 Problem generate_problem(uint64_t seed, uint64_t case_index);

@@ -47,11 +47,20 @@ struct OpInfo {
   std::array<Role, role_count> conv_role;         ///< role r of the op is role conv_role[r] of the equivalent conv
   std::array<Direction, 3> conv_direction;        ///< direction d of the op is computed as conv_direction[d]
   Problem (*equivalent_conv)(const Problem &);    ///< the conv it is computed as (conv: itself)
+  int fuzz_weight;                                ///< how often the default fuzz draws it, against the others' weights
+  Problem (*from_conv)(const Problem &, uint64_t); ///< the op's problem made of a drawn conv (conv: itself), by a hash
 };
 
 /// Every op, in Op order.
 std::span<const OpInfo> op_table();
 const OpInfo &info(Op op);
+
+/// The deconv that transposes the drawn conv `conv`: its input is the conv's output and its output the conv's input
+/// (channels exchanged, the same kernel, stride, dilation and padding; output_padding the remainder the conv's
+/// stride drops, so the conv's block seams become the deconv's output sizes), valid by construction. With `pick`,
+/// an axis where that remainder is 0 takes another allowed output_padding (below max(stride, dilation)) one time in
+/// four, so dilation-driven output padding comes up too.
+Problem transposed(const Problem &conv, uint64_t pick);
 
 /// The conv `problem` is computed as (itself for a conv).
 inline Problem equivalent_conv(const Problem &problem) { return info(problem.op).equivalent_conv(problem); }

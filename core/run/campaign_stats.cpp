@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/problem/direction.hpp"
+#include "core/problem/op.hpp"
 
 namespace convcheck {
 
@@ -75,9 +76,20 @@ GridSpec make_spec(std::string key, std::string title, std::string row_axis, std
           std::move(bin)};
 }
 
+// The ops in op-table order.
+std::vector<std::string> op_names() {
+  std::vector<std::string> names;
+  for (const OpInfo &row : op_table()) names.push_back(row.name);
+  return names;
+}
+
 std::vector<GridSpec> make_specs() {
   const auto small = counting_labels(4);
   return {
+      make_spec("op", "op by rank", "op", "rank", op_names(), {"1-D", "2-D", "3-D"},
+                [](const Problem &c) {
+                  return std::pair{static_cast<size_t>(c.op), static_cast<size_t>(c.ndims - 1)};
+                }),
       make_spec("rank", "spatial dimensions", "", "rank", {""}, {"1-D", "2-D", "3-D"},
                 [](const Problem &c) {
                   return std::pair{size_t{0}, static_cast<size_t>(c.ndims - 1)};

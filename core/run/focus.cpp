@@ -7,6 +7,7 @@
 #include "core/input_error.hpp"
 #include "core/numerics/fill.hpp"
 #include "core/problem/generators.hpp"
+#include "core/problem/op.hpp"
 
 namespace convcheck {
 
@@ -47,11 +48,13 @@ void fit_shape(Problem &p, const Support &support, uint64_t hash) {
 }
 
 // The draw made to fit what can be fitted after it: the op (a support without conv but with deconv gets the drawn
-// conv's transpose, valid by construction), formats, layouts, crops, kernels, strides and dilations; what fitting
+// conv's transpose, valid by construction; one without the drawn deconv's op but with conv its equivalent conv), formats, layouts, crops, kernels, strides and dilations; what fitting
 // leaves invalid (a deconv's output padding past a stride made 1) is drawn again by the caller.
 Problem fitted(Problem p, const Support &support, uint64_t hash) {
   if (p.op == Op::conv && !listed(support.ops, Op::conv) && listed(support.ops, Op::deconv))
     p = transposed(p, mix64(hash ^ 2));
+  if (p.op != Op::conv && !listed(support.ops, p.op) && listed(support.ops, Op::conv))
+    p = equivalent_conv(p); // a drawn deconv's conv (the default draw's deconvs are transposed convs)
   if (!formats_fit(p.precision, support) && !support.dtypes.empty())
     p.precision = Precision::uniform(pick(support.dtypes, hash));
   if (!listed(support.data_layouts, p.data_layout) && !support.data_layouts.empty())

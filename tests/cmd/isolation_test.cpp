@@ -69,8 +69,8 @@ TEST_F(Isolation, CrashIsAShrunkFindingAndTheRunGoesOn) {
 
 TEST_F(Isolation, HangIsATimeoutFindingAfterTheCaseTimeout) {
   const auto start = std::chrono::steady_clock::now();
-  // Seed 3 meets one hang in 100 cases, which shrinks to the single row below.
-  const Invocation fuzz = convcheck("fuzz --seed 3 --cases 100 --threads 2 --case-timeout 0.5 --strategies naive "
+  // Seed 5 meets one hang in 100 cases (case 16), which shrinks to the single row below.
+  const Invocation fuzz = convcheck("fuzz --seed 5 --cases 100 --threads 2 --case-timeout 0.5 --strategies naive "
                                     "--inject stride_loop_hang --corpus " + path("findings") + " --report " +
                                     path("report.json"));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -60,7 +60,7 @@ def section(page, name):
 # One ratio chart per strategy (naive, pad_order), one chart per config-space grid, each with drawn marks.
 charts = {name: re.findall(r"<svg\b.*?</svg>", section(dom, name), re.S) for name in ("ratios", "config-space")}
 assert len(charts["ratios"]) == 2, len(charts["ratios"])
-assert len(charts["config-space"]) == len(report["stats"]["config_space"]) == 9, len(charts["config-space"])
+assert len(charts["config-space"]) == len(report["stats"]["config_space"]) == 10, len(charts["config-space"])
 for svg in charts["ratios"] + charts["config-space"]:
     assert svg.count("<rect") >= 3, svg[:200]
 

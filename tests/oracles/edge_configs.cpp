@@ -5,6 +5,7 @@
 #include "core/numerics/case.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/problem/generators.hpp"
+#include "core/problem/op.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"

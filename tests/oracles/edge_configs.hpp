@@ -22,7 +22,7 @@ struct EdgeConfig {
 /// every layout pair of the rank and both formats. With `crops`, also negative padding (crops) of that rank.
 std::vector<EdgeConfig> edge_configs(int64_t ndims = 2, bool crops = false);
 
-/// The deconv edge configs of one rank: the transpose of every edge config above (core/problem/generators.hpp's
+/// The deconv edge configs of one rank: the transpose of every edge config above (core/problem/op.hpp's
 /// `transposed`: output_padding the remainder the conv's stride drops, or another allowed one), plus deconvs with
 /// output_padding where end padding lets taps reach its rows, and with output_padding below a dilation larger
 /// than the stride.

@@ -48,7 +48,7 @@ INSTANTIATE_TEST_SUITE_P(EveryLayoutStrategy, LayoutNativeRanks,
 // The loops really compute in the held layout: before the transform back, the result is the naive result
 // transformed into that layout, bit for bit (exact fill makes every summation order exact).
 RC_GTEST_PROP(LayoutNative, HeldResultIsTheNaiveResultInTheHeldLayout, ()) {
-  const Problem config = *problems();
+  const Problem config = *convs(); // the held loops are the conv's (a deconv runs them as its equivalent conv)
   const auto data_layout = *rc::gen::element(DataLayout::ncx, DataLayout::nxc);
   const auto weight_layout = *rc::gen::element(WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi);
   const Case c = make_case(config, FillMode::exact, 11, 0);
@@ -91,7 +91,7 @@ TEST(NhwcWeightUntransformed, PassesWhenAtMostOneOfKAndCPerGroupAndRSExceedsOne)
 // The converse, as a property: with at most one of K, C/G and the kernel volume above 1 the OI... and XIO flat
 // orders coincide in every rank, so the buggy strategy returns exactly what the correct NHWC/HWIO strategy returns.
 RC_GTEST_PROP(NhwcWeightUntransformed, MatchesNhwcHwioWhenThePermutationIsTheIdentity, ()) {
-  Problem config = *problems();
+  Problem config = *convs(); // the injected bug is a conv's
   auto unit_kernel = [&config] {
     for (SpatialAxis &axis : config.axes) axis.kernel = 1;
   };

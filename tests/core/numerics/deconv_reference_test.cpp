@@ -106,9 +106,9 @@ TEST(DeconvReference, IsTheScatterDefinitionBitForBitOnCorners) {
     expect_reference_is_the_scatter(parse_descriptor(descriptor), 1);
 }
 
-// Any drawn conv's transpose (the generator's own deconvs, once it draws them) is a valid deconv held to the scatter.
+// Any drawn conv's transpose, with any allowed output padding, is a valid deconv held to the scatter.
 RC_GTEST_PROP(DeconvReference, IsTheScatterDefinitionOnTransposedDrawnConvs, ()) {
-  Problem conv = *problems(Tier::small);
+  Problem conv = *convs(Tier::small);
   Problem deconv = conv;
   deconv.op = Op::deconv;
   std::swap(deconv.in_channels, deconv.out_channels);

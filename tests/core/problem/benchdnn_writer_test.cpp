@@ -50,7 +50,7 @@ TEST(BenchdnnWriter, RefusesACropAtTheBeginningWithTheProblem) {
 
 // Every generated problem without a crop at the beginning reads back to itself, end padding as benchdnn derives it.
 RC_GTEST_PROP(BenchdnnWriter, ReadsBackToTheSameProblem, ()) {
-  const Problem problem = *problems();
+  const Problem problem = *convs(); // `--conv` lines; a deconv finding is not written as `--deconv` yet
   bool cropped_at_beginning = false;
   for (const SpatialAxis &axis : problem.axes) cropped_at_beginning |= axis.pad_begin < 0;
   RC_PRE(!cropped_at_beginning);
