@@ -22,9 +22,31 @@ int64_t taps_per_input(const Problem &p) {
   return taps;
 }
 
+// Takes padding off the axis with the most to spare (beyond what the dilated kernel needs to fit), when every input
+// is down to its dilated kernel and padding alone keeps the output (and so the work per term) large; false when no
+// axis has any to spare.
+bool drop_padding(Problem &p) {
+  const auto spare = [](const SpatialAxis &axis) {
+    const int64_t positive = std::max<int64_t>(axis.pad_begin, 0) + std::max<int64_t>(axis.pad_end, 0);
+    return std::min(positive, axis.in + axis.pad_begin + axis.pad_end - axis.dilated_kernel());
+  };
+  SpatialAxis *most = nullptr;
+  for (int64_t a = p.first_axis(); a < max_ndims; ++a)
+    if (SpatialAxis &axis = p.axes[static_cast<size_t>(a)]; spare(axis) > 0 && (!most || spare(axis) > spare(*most)))
+      most = &axis;
+  if (most == nullptr) return false;
+  int64_t cut = spare(*most);
+  for (int64_t *pad : {&most->pad_end, &most->pad_begin}) {
+    const int64_t taken = std::min(cut, std::max<int64_t>(*pad, 0));
+    *pad -= taken, cut -= taken;
+  }
+  return true;
+}
+
 // Halves the largest of the problem's spatial input sizes (kernel = false) or kernel sizes (kernel = true) that
 // can still shrink, an input no further than the dilated kernel so that one output element still sees every tap,
-// and widens the padding where the kernel no longer fits; false when none can.
+// and widens the padding where the kernel no longer fits; with no input left to halve, drops padding instead;
+// false when none of that can be done.
 bool halve_largest(Problem &p, bool kernel) {
   SpatialAxis *largest = nullptr;
   for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
@@ -32,7 +54,7 @@ bool halve_largest(Problem &p, bool kernel) {
     const int64_t size = kernel ? axis.kernel : axis.in, floor = kernel ? 1 : axis.dilated_kernel();
     if (size > floor && (largest == nullptr || size > (kernel ? largest->kernel : largest->in))) largest = &axis;
   }
-  if (largest == nullptr) return false;
+  if (largest == nullptr) return kernel ? false : drop_padding(p);
   int64_t &size = kernel ? largest->kernel : largest->in;
   size = kernel ? (size + 1) / 2 : std::max(largest->dilated_kernel(), (size + 1) / 2);
   const int64_t deficit = largest->dilated_kernel() - (largest->in + largest->pad_begin + largest->pad_end);
