@@ -74,7 +74,8 @@ DirectionCode code_for(Direction direction, Op op) {
             "out_canonical", "N * K * O[0] * O[1] * O[2]", "C / G * KS[0] * KS[1] * KS[2]",
             "            sum[oi] += (double)data_in[di] * weight_in[wi], magnitude[oi] += fabs((double)data_in[di] * weight_in[wi]);"};
   case Direction::grad_data:
-    return {"  CHECK(dnnl_dilated_@OP@_backward_data_desc_init(&desc, dnnl_@OP@_direct, &data_md, &wei_md, &out_md, strides,\n"
+    return {"  dnnl_@OP@_desc_t desc;\n"
+            "  CHECK(dnnl_dilated_@OP@_backward_data_desc_init(&desc, dnnl_@OP@_direct, &data_md, &wei_md, &out_md, strides,\n"
             "                                                  dilates, pad_l, pad_r));\n"
             "  CHECK(dnnl_primitive_desc_create(&pd, &desc, attr, engine, forward_pd));",
             "  guarded_t dy = input(grad_output_in, &out_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0), \"diff_dst\");\n"
@@ -85,7 +86,8 @@ DirectionCode code_for(Direction direction, Op op) {
             "data_canonical", "N * C * I[0] * I[1] * I[2]", "K / G * KS[0] * KS[1] * KS[2]",
             "            sum[di] += (double)grad_output_in[oi] * weight_in[wi], magnitude[di] += fabs((double)grad_output_in[oi] * weight_in[wi]);"};
   case Direction::grad_weight:
-    return {"  CHECK(dnnl_dilated_@OP@_backward_weights_desc_init(&desc, dnnl_@OP@_direct, &data_md, &wei_md, NULL, &out_md,\n"
+    return {"  dnnl_@OP@_desc_t desc;\n"
+            "  CHECK(dnnl_dilated_@OP@_backward_weights_desc_init(&desc, dnnl_@OP@_direct, &data_md, &wei_md, NULL, &out_md,\n"
             "                                                     strides, dilates, pad_l, pad_r));\n"
             "  CHECK(dnnl_primitive_desc_create(&pd, &desc, attr, engine, forward_pd));",
             "  guarded_t src = input(data_in, &data_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0), \"src\");\n"

@@ -30,7 +30,7 @@ import os, sys
 import torch.nn.functional as F
 
 torch.set_num_threads(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
-with h5py.File({path_literal}, "r") as case:  # inputs in canonical layout (NC..., OI...)
+with h5py.File({path_literal}, "r") as case:  # inputs in canonical layout (NC..., the weight as torch takes it)
     data, weight, grad_output = (torch.from_numpy(numpy.array(case["inputs"][role])) for role in ("data", "weight", "grad_output"))
 stride, dilation, groups = {stride}, {dilation}, {groups}
 {op}layout = {layout}
