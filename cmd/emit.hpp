@@ -2,7 +2,7 @@
 // `convcheck repro CASE.h5 --emit KIND [--out FILE]`: a reproducer of a saved finding in a library's own terms, for
 // its maintainers: `benchdnn` (oneDNN's harness, cmd/emit_benchdnn.cpp) and `c` (a program against oneDNN's C API
 // for an `onednn` finding, cmd/emit_c.cpp) and `pytorch` (a torch.nn.functional script, cmd/emit_pytorch.cpp). Each writes text that needs nothing of
-// convcheck.
+// convcheck. A deconv is written as the library's own deconv: oneDNN's deconvolution primitives, F.conv_transpose*d.
 
 #include <string>
 

@@ -1,9 +1,13 @@
 // `repro --emit c`: a standalone C program against oneDNN's C API for a finding of the `onednn` strategy, built
 // from cmd/emit_c_template.hpp with the case's problem, inputs, oneDNN path (the same memory descriptors the strategy
-// created its primitives with) and ISA cap.
+// created its primitives with) and ISA cap. A deconv is oneDNN's deconvolution with the arguments the strategy gives
+// it (oracles/support/onednn_descs.cpp, onednn_primitives.cpp): src its input, dst its output (the output padding is
+// in dst's size), weights dims {G, K/G, C/G, k...} over the canonical [C, K/G, k...] (iohw per group), padding_r its
+// pad_end, dilation counted from 0.
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -12,6 +16,7 @@
 #include "core/input_error.hpp"
 #include "core/problem/benchdnn_writer.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/problem/op.hpp"
 #include "core/numerics/isa_cap.hpp"
 #include "oracles/onednn.hpp"
 
@@ -44,11 +49,20 @@ std::string tag(const std::string &letters) { return letters == "any" ? "dnnl_fo
 
 std::string canonical_tag(int rank) { return tag(std::string("abcdef").substr(0, static_cast<size_t>(rank))); }
 
+/// oneDNN's letters for the canonical weight of `problem` over its weights dims {[G,] K/G, C/G, k...}: in order for a
+/// conv (oihw, goihw), a deconv's [C, K/G, k...] with i before o (iohw, giohw).
+std::string canonical_weight_letters(const Problem &problem) {
+  const bool grouped = problem.groups > 1;
+  std::string letters = std::string("abcdef").substr(0, static_cast<size_t>(2 + problem.ndims + grouped));
+  if (info(problem.op).weight_in_channels_first) std::swap(letters[grouped], letters[grouped + 1]);
+  return letters;
+}
+
 struct DirectionCode {
   const char *description, *run, *result_canonical, *result_size, *terms, *accumulate;
 };
 
-DirectionCode code_for(Direction direction) {
+DirectionCode code_for(Direction direction, Op op) {
   switch (direction) {
   case Direction::output:
     return {"  pd = forward_pd;",
@@ -60,8 +74,9 @@ DirectionCode code_for(Direction direction) {
             "out_canonical", "N * K * O[0] * O[1] * O[2]", "C / G * KS[0] * KS[1] * KS[2]",
             "            sum[oi] += (double)data_in[di] * weight_in[wi], magnitude[oi] += fabs((double)data_in[di] * weight_in[wi]);"};
   case Direction::grad_data:
-    return {"  CHECK(dnnl_dilated_convolution_backward_data_desc_init(&desc, dnnl_convolution_direct, &data_md, &wei_md, &out_md,\n"
-            "                                                     strides, dilates, pad_l, pad_r));\n"
+    return {"  dnnl_@OP@_desc_t desc;\n"
+            "  CHECK(dnnl_dilated_@OP@_backward_data_desc_init(&desc, dnnl_@OP@_direct, &data_md, &wei_md, &out_md, strides,\n"
+            "                                                  dilates, pad_l, pad_r));\n"
             "  CHECK(dnnl_primitive_desc_create(&pd, &desc, attr, engine, forward_pd));",
             "  guarded_t dy = input(grad_output_in, &out_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0), \"diff_dst\");\n"
             "  guarded_t wei = input(weight_in, &wei_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0), \"weights\");\n"
@@ -71,15 +86,18 @@ DirectionCode code_for(Direction direction) {
             "data_canonical", "N * C * I[0] * I[1] * I[2]", "K / G * KS[0] * KS[1] * KS[2]",
             "            sum[di] += (double)grad_output_in[oi] * weight_in[wi], magnitude[di] += fabs((double)grad_output_in[oi] * weight_in[wi]);"};
   case Direction::grad_weight:
-    return {"  CHECK(dnnl_dilated_convolution_backward_weights_desc_init(&desc, dnnl_convolution_direct, &data_md, &wei_md, NULL,\n"
-            "                                                        &out_md, strides, dilates, pad_l, pad_r));\n"
+    return {"  dnnl_@OP@_desc_t desc;\n"
+            "  CHECK(dnnl_dilated_@OP@_backward_weights_desc_init(&desc, dnnl_@OP@_direct, &data_md, &wei_md, NULL, &out_md,\n"
+            "                                                     strides, dilates, pad_l, pad_r));\n"
             "  CHECK(dnnl_primitive_desc_create(&pd, &desc, attr, engine, forward_pd));",
             "  guarded_t src = input(data_in, &data_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0), \"src\");\n"
             "  guarded_t dy = input(grad_output_in, &out_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0), \"diff_dst\");\n"
             "  guarded_t result = guarded(dnnl_primitive_desc_query_md(pd, dnnl_query_diff_weights_md, 0), 0x55, \"diff_weights\");\n"
             "  dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, src.memory}, {DNNL_ARG_DIFF_DST, dy.memory},\n"
             "                            {DNNL_ARG_DIFF_WEIGHTS, result.memory}, {DNNL_ARG_SCRATCHPAD, scratch.memory}};",
-            "wei_canonical", "K * (C / G) * KS[0] * KS[1] * KS[2]", "N * O[0] * O[1] * O[2]",
+            "wei_canonical", "K * (C / G) * KS[0] * KS[1] * KS[2]",
+            // a weight element sums over every window: the output positions of a conv, the input ones of a deconv
+            op == Op::deconv ? "N * I[0] * I[1] * I[2]" : "N * O[0] * O[1] * O[2]",
             "            sum[wi] += (double)data_in[di] * grad_output_in[oi], magnitude[wi] += fabs((double)data_in[di] * grad_output_in[oi]);"};
   }
   throw std::logic_error("unknown direction");
@@ -135,29 +153,46 @@ std::string emit_c(const CaseFile &case_file, const std::string &case_path) {
   fill(text, "D", per_axis(problem, [](const SpatialAxis &a) { return a.dilation; }));
   fill(text, "PB", per_axis(problem, [](const SpatialAxis &a) { return a.pad_begin; }));
   fill(text, "PE", per_axis(problem, [](const SpatialAxis &a) { return a.pad_end; }));
+  fill(text, "O", fmt::format("{}, {}, {}", problem.out_size(0), problem.out_size(1), problem.out_size(2)));
+  const bool deconv = problem.op == Op::deconv;
+  fill(text, "OUT_SIZE",
+       deconv ? fmt::format("(I - 1) * S - PB - PE + D * (KS - 1) + output_padding + 1, output_padding {}",
+                            per_axis(problem, [](const SpatialAxis &a) { return a.output_padding; }))
+              : "(I + PB + PE - D * (KS - 1) - 1) / S + 1");
+  fill(text, "WEIGHT_ORDER", deconv ? "[C, K/G, k..] (IO.. per group)" : "[K, C/G, k..] (G-major OI..)");
   fill(text, "DATA", literals(c[Role::data]));
   fill(text, "WEIGHT", literals(c[Role::weight]));
   fill(text, "GRAD_OUTPUT", literals(c[Role::grad_output]));
   fill(text, "CAP", cap_code(cap));
   fill(text, "CANONICAL_DATA", canonical_tag(rank));
-  fill(text, "CANONICAL_WEIGHT", canonical_tag(rank + grouped));
+  fill(text, "CANONICAL_WEIGHT", tag(canonical_weight_letters(problem)));
   fill(text, "PATH_NOTE", fmt::format("convcheck's oneDNN path `{}` (oracles/onednn.hpp): the descriptors the primitives "
                                       "are created with",
                                       to_string(path)));
   fill(text, "DATA_TAG",
        tag(path == OnednnPath::blocked ? "any" : benchdnn_data_tag(problem.data_layout, problem.ndims)));
   fill(text, "WEIGHT_TAG",
-       tag(path == OnednnPath::plain
-               ? benchdnn_weight_tag(onednn_weight_layout(problem, path), grouped, problem.ndims)
-               : "any"));
-  const DirectionCode code = code_for(direction);
+       tag(path != OnednnPath::plain ? "any"
+           : deconv                   ? canonical_weight_letters(problem) // a deconv's is handed over as saved
+                                      : benchdnn_weight_tag(onednn_weight_layout(problem, path), grouped, problem.ndims)));
+  const DirectionCode code = code_for(direction, problem.op);
   fill(text, "DESC", code.description);
   fill(text, "RUN", std::string(code.run) + "\n  dnnl_primitive_t primitive;\n  CHECK(dnnl_primitive_create(&primitive, pd));\n"
                                             "  CHECK(dnnl_primitive_execute(primitive, stream, 4, args));");
   fill(text, "RESULT_CANONICAL", code.result_canonical);
   fill(text, "RESULT_SIZE", code.result_size);
   fill(text, "TERMS", code.terms);
+  fill(text, "DEFINITION", deconv ? "each input element spreads through the kernel, out[n][k][i*S - PB + tap*D] += "
+                                    "data[n][c][i] * weight[c][k][tap]"
+                                  : "out[n][k][o] = sum over c, kernel tap of data[n][c][o*S - PB + tap*D] * "
+                                    "weight[k][c][tap]");
+  // The roles of the windows' two sides: a deconv's are a conv's exchanged (core/problem/op.hpp).
+  fill(text, "SMALL_NAME", deconv ? "the data" : "the output");
+  fill(text, "LARGE_NAME", deconv ? "the output" : "the data");
+  fill(text, "SIDES", deconv ? "SC = C, LC = K, *SS = I, *LS = O" : "SC = K, LC = C, *SS = O, *LS = I");
+  fill(text, "INDICES", deconv ? "di = si, oi = li" : "di = li, oi = si");
   fill(text, "ACCUMULATE", code.accumulate);
+  fill(text, "OP", deconv ? "deconvolution" : "convolution");
   fill(text, "DIRECTION", to_string(direction));
   return text;
 }

@@ -1,7 +1,10 @@
 #pragma once
 // The C program `repro --emit c` writes for a oneDNN finding (cmd/emit_c.cpp fills in the @NAME@ slots): oneDNN's C
 // API alone, the case's inputs, guard bytes after every buffer, a float64 reference with convcheck's bound, exit 1
-// when the bug shows. The hand-written docs/findings/onednn_*.c did the same for one problem each.
+// when the bug shows. The hand-written docs/findings/onednn_*.c did the same for one problem each. A conv and a
+// deconv differ in the primitive's name (@OP@: convolution, deconvolution), the canonical weight order and which tensor
+// the reference's windows sit on (the smaller: a conv's output, a deconv's input); the descriptors' arguments are the
+// same (src the op's input, dst its output, weights dims {G, K/G, C/G, k...}).
 
 namespace convcheck {
 
@@ -22,8 +25,8 @@ enum { GUARD = 4096 };
 // The problem, every rank as 3-D with unit axes: G groups, N images, C input and K output channels.
 enum { NDIMS = @NDIMS@, G = @G@, N = @N@, C = @C@, K = @K@ };
 static const long I[3] = {@I@}, KS[3] = {@KS@}, S[3] = {@S@}, D[3] = {@D@}, PB[3] = {@PB@}, PE[3] = {@PE@};
-static long O[3];
-// Inputs in canonical layout (NC.., G-major OI..), as saved in the case file.
+static const long O[3] = {@O@}; // @OUT_SIZE@
+// Inputs in canonical layout (NC.., weight @WEIGHT_ORDER@), as saved in the case file.
 static const float data_in[] = {@DATA@};
 static const float weight_in[] = {@WEIGHT@};
 static const float grad_output_in[] = {@GRAD_OUTPUT@};
@@ -80,7 +83,6 @@ int main(void) {
 @CAP@
   CHECK(dnnl_engine_create(&engine, dnnl_cpu, 0));
   CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));
-  for (int a = 0; a < 3; ++a) O[a] = (I[a] + PB[a] + PE[a] - D[a] * (KS[a] - 1) - 1) / S[a] + 1;
   const int first = 3 - NDIMS, rank = 2 + NDIMS, wrank = rank + (G > 1);
   dnnl_dims_t data_dims = {N, C}, out_dims = {N, K}, wei_dims, strides, dilates, pad_l, pad_r;
   int w = 0;
@@ -102,9 +104,9 @@ int main(void) {
   CHECK(dnnl_primitive_attr_create(&attr));
   CHECK(dnnl_primitive_attr_set_fpmath_mode(attr, dnnl_fpmath_mode_strict));
   CHECK(dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user));
-  dnnl_convolution_desc_t forward, desc;
-  CHECK(dnnl_dilated_convolution_forward_desc_init(&forward, dnnl_forward_training, dnnl_convolution_direct, &data_md,
-                                                   &wei_md, NULL, &out_md, strides, dilates, pad_l, pad_r));
+  dnnl_@OP@_desc_t forward;
+  CHECK(dnnl_dilated_@OP@_forward_desc_init(&forward, dnnl_forward_training, dnnl_@OP@_direct, &data_md, &wei_md,
+                                             NULL, &out_md, strides, dilates, pad_l, pad_r));
   dnnl_primitive_desc_t forward_pd, pd;
   CHECK(dnnl_primitive_desc_create(&forward_pd, &forward, attr, engine, NULL));
 @DESC@
@@ -122,20 +124,23 @@ int main(void) {
   float *got;
   CHECK(dnnl_memory_get_data_handle(canonical, (void **)&got));
 
-  // The definition in float64, with sum |a*b| for the bound: out[n][k][o] = sum over c, kernel tap of
-  // data[n][c][o*S - PB + tap*D] * weight[k][c][tap], within each group.
-  const long dd[5] = {N, C, I[0], I[1], I[2]}, od[5] = {N, K, O[0], O[1], O[2]}, wd[5] = {K, C / G, KS[0], KS[1], KS[2]};
   const long result_size = @RESULT_SIZE@, terms = @TERMS@;
   double *sum = calloc(result_size, sizeof(double)), *magnitude = calloc(result_size, sizeof(double));
+  // The definition in float64, with sum |a*b| for the bound: @DEFINITION@, within each group.
+  // As loops, one for a conv and a deconv: each window of the kernel sits at a position p of the smaller tensor
+  // (@SMALL_NAME@) and meets position p*S - PB + tap*D of the larger (@LARGE_NAME@), through
+  // weight[small's channel][large's channel in the group][tap].
+  const long @SIDES@; // channels and sizes of each
+  const long sd[5] = {N, SC, SS[0], SS[1], SS[2]}, ld[5] = {N, LC, LS[0], LS[1], LS[2]}, wd[5] = {SC, LC / G, KS[0], KS[1], KS[2]};
   for (long n = 0; n < N; ++n)
-    for (long k = 0; k < K; ++k)
-      for (long c = 0; c < C / G; ++c)
-        for (long oz = 0; oz < O[0]; ++oz) for (long oy = 0; oy < O[1]; ++oy) for (long ox = 0; ox < O[2]; ++ox)
+    for (long s = 0; s < SC; ++s)
+      for (long l = 0; l < LC / G; ++l)
+        for (long pz = 0; pz < SS[0]; ++pz) for (long py = 0; py < SS[1]; ++py) for (long px = 0; px < SS[2]; ++px)
           for (long tz = 0; tz < KS[0]; ++tz) for (long ty = 0; ty < KS[1]; ++ty) for (long tx = 0; tx < KS[2]; ++tx) {
-            const long z = oz * S[0] - PB[0] + tz * D[0], y = oy * S[1] - PB[1] + ty * D[1], x = ox * S[2] - PB[2] + tx * D[2];
-            if (z < 0 || z >= I[0] || y < 0 || y >= I[1] || x < 0 || x >= I[2]) continue;
-            const long ci = k / (K / G) * (C / G) + c;
-            const long di = at(dd, n, ci, z, y, x), wi = at(wd, k, c, tz, ty, tx), oi = at(od, n, k, oz, oy, ox);
+            const long z = pz * S[0] - PB[0] + tz * D[0], y = py * S[1] - PB[1] + ty * D[1], x = px * S[2] - PB[2] + tx * D[2];
+            if (z < 0 || z >= LS[0] || y < 0 || y >= LS[1] || x < 0 || x >= LS[2]) continue;
+            const long si = at(sd, n, s, pz, py, px), li = at(ld, n, s / (SC / G) * (LC / G) + l, z, y, x);
+            const long wi = at(wd, s, l, tz, ty, tx), @INDICES@;
 @ACCUMULATE@
           }
   // The bound (convcheck's core/numerics/tolerance.hpp): 2 * (gamma(k+1, 2^-24) + gamma(k+1, 2^-53)) * sum|a*b|.

@@ -1,15 +1,21 @@
 // `repro --emit pytorch`: a script that calls the case's op as a PyTorch user would (torch.nn.functional.conv1d/2d/3d
-// after F.pad, which takes each axis's two paddings apart and crops with negative ones; autograd for the gradients),
+// after F.pad, which takes each axis's two paddings apart and crops with negative ones; a deconv through
+// F.conv_transpose1d/2d/3d with its output_padding, whose one padding per axis is made the case's two as the torch
+// strategy does, oracles/module/torch_aten.cpp; autograd for the gradients),
 // in the case's data layout (channels_last) and float format, under its ISA cap (ONEDNN_MAX_CPU_ISA, set before torch
 // loads oneDNN) and its ATen CPU capability (ATEN_CPU_CAPABILITY, read at ATen's first dispatch), on the case's inputs read with h5py; the same in float64 is the reference, a convolution of the
 // absolute values gives the bound. Exit 1 when the bug shows. PyTorch holds weights as OI..., so the case's weight
 // layout has no counterpart, nor has a 1-D channels-last one (torch has no such memory format).
+
+#include <algorithm>
 
 #include <fmt/format.h>
 
 #include "cmd/emit.hpp"
 #include "core/input_error.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/problem/op.hpp"
+#include "core/problem/witness_reach.hpp"
 #include "core/numerics/isa_cap.hpp"
 
 namespace convcheck {
@@ -24,16 +30,15 @@ import os, sys
 import torch.nn.functional as F
 
 torch.set_num_threads(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
-with h5py.File({path_literal}, "r") as case:  # inputs in canonical layout (NC..., OI...)
+with h5py.File({path_literal}, "r") as case:  # inputs in canonical layout (NC..., the weight as torch takes it)
     data, weight, grad_output = (torch.from_numpy(numpy.array(case["inputs"][role])) for role in ("data", "weight", "grad_output"))
-stride, dilation, groups, pads = {stride}, {dilation}, {groups}, {pads}  # pads: F.pad's order, last axis first
-conv = {{1: F.conv1d, 2: F.conv2d, 3: F.conv3d}}[{ndims}]
-layout = {layout}
+stride, dilation, groups = {stride}, {dilation}, {groups}
+{op}layout = {layout}
 
 def run(dtype, absolute=False):
     x = (data.abs() if absolute else data).to(dtype).contiguous(memory_format=layout).detach().requires_grad_()
     w = (weight.abs() if absolute else weight).to(dtype).detach().requires_grad_()
-    y = conv(F.pad(x, pads), w, None, stride, 0, dilation, groups)
+    y = op(x, w)
     y.backward((grad_output.abs() if absolute else grad_output).to(dtype).contiguous(memory_format=layout))
     return {{"output": y.detach(), "grad_data": x.grad, "grad_weight": w.grad}}
 
@@ -57,6 +62,50 @@ std::string tuple(const Problem &problem, int64_t (*value)(const SpatialAxis &))
   return text + ")";
 }
 
+/// F.pad's amounts (last axis first, each axis's beginning then end): `amount(axis, padding)` of each end's padding.
+template <class Amount> std::string pad_tuple(const Problem &problem, Amount amount) {
+  std::string text = "(";
+  for (int64_t index = max_ndims - 1; index >= problem.first_axis(); --index) {
+    const SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
+    text += fmt::format("{}, {}, ", amount(axis, axis.pad_begin), amount(axis, axis.pad_end));
+  }
+  return text + ")";
+}
+
+/// The lines defining `op(x, w)`, the case's op as a user calls it. A conv gets each end's padding through F.pad (a
+/// crop where negative) and none from conv*d. conv_transpose*d takes one padding per axis for both ends, and its
+/// padding removes output: it gets p = min(max(pad_begin, 0), max(pad_end, 0)), and p - pad of each end goes to F.pad
+/// on its output, zeros first (negative padding: output no tap reaches), then crops, as the torch strategy does
+/// (oracles/module/torch_aten.cpp).
+std::string op_lines(const Problem &problem) {
+  if (problem.op == Op::conv)
+    return fmt::format("pads = {}  # F.pad's order, last axis first; negative ones crop\n"
+                       "conv = {{1: F.conv1d, 2: F.conv2d, 3: F.conv3d}}[{}]\n"
+                       "op = lambda x, w: conv(F.pad(x, pads), w, None, stride, 0, dilation, groups)\n",
+                       pad_tuple(problem, [](const SpatialAxis &, int64_t padding) { return padding; }), problem.ndims);
+  const auto symmetric = [](const SpatialAxis &a) {
+    return std::min(std::max<int64_t>(a.pad_begin, 0), std::max<int64_t>(a.pad_end, 0));
+  };
+  const auto added = [&](const SpatialAxis &a, int64_t padding) { return symmetric(a) - padding; };
+  return fmt::format(
+      "# conv_transpose takes one padding per axis for both ends; the rest of each end's padding comes off its output\n"
+      "# through F.pad (last axis first): zeros where the case's padding is negative, then crops where it is larger\n"
+      "padding, output_padding = {}, {}\n"
+      "pads, crops = {}, {}\n"
+      "conv_transpose = {{1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}}[{}]\n"
+      "op = lambda x, w: F.pad(F.pad(conv_transpose(x, w, None, stride, padding, output_padding, groups, dilation), "
+      "pads), crops)\n",
+      tuple(problem, symmetric), tuple(problem, [](const SpatialAxis &a) { return a.output_padding; }),
+      pad_tuple(problem, [&](const SpatialAxis &a, int64_t padding) { return std::max<int64_t>(added(a, padding), 0); }),
+      pad_tuple(problem, [&](const SpatialAxis &a, int64_t padding) { return std::min<int64_t>(added(a, padding), 0); }),
+      problem.ndims);
+}
+
+/// The most terms an element of `direction` sums: a deconv's are its equivalent conv's (core/problem/op.hpp).
+int64_t terms(const Problem &problem, Direction direction) {
+  return reduction_terms(equivalent_conv(problem), conv_direction(problem.op, direction));
+}
+
 } // namespace
 
 std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path) {
@@ -64,15 +113,9 @@ std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path
   const Problem &problem = c.problem;
   const auto single = problem.precision.single();
   if (!single) throw InputError(fmt::format("repro --emit pytorch: {} mixes float formats, which torch's conv does not", case_path));
-  std::string pads = "(";
-  for (int64_t index = max_ndims - 1; index >= problem.first_axis(); --index) {
-    const SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
-    pads += fmt::format("{}, {}, ", axis.pad_begin, axis.pad_end);
-  }
   const std::string cap = isa_cap_of(c);
   const IsaCap *known = find_isa_cap(cap);
   const std::string capability = aten_capability_of(c);
-  const int64_t kernel = problem.kernel_volume(), out = problem.out_volume();
   std::string path_literal;
   for (char ch : case_path) path_literal += (ch == '\\' || ch == '"') ? std::string("\\") + ch : std::string(1, ch);
   return fmt::format(
@@ -91,15 +134,15 @@ std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path
                                                               capability)),
       fmt::arg("stride", tuple(problem, [](const SpatialAxis &a) { return a.stride; })),
       fmt::arg("dilation", tuple(problem, [](const SpatialAxis &a) { return a.dilation; })),
-      fmt::arg("groups", problem.groups), fmt::arg("pads", pads + ")"), fmt::arg("ndims", problem.ndims),
+      fmt::arg("groups", problem.groups), fmt::arg("op", op_lines(problem)),
       fmt::arg("layout", problem.data_layout == DataLayout::ncx || problem.ndims == 1 ? "torch.contiguous_format"
                          : problem.ndims == 2                                     ? "torch.channels_last"
                                                                                   : "torch.channels_last_3d"),
       fmt::arg("dtype", *single == DType::float64 ? "float64" : "float32"),
       fmt::arg("unit", *single == DType::float64 ? "2.0 ** -53" : "2.0 ** -24"),
-      fmt::arg("terms_output", problem.in_channels_per_group() * kernel),
-      fmt::arg("terms_data", problem.out_channels_per_group() * kernel),
-      fmt::arg("terms_weight", problem.batch * out));
+      fmt::arg("terms_output", terms(problem, Direction::output)),
+      fmt::arg("terms_data", terms(problem, Direction::grad_data)),
+      fmt::arg("terms_weight", terms(problem, Direction::grad_weight)));
 }
 
 } // namespace convcheck

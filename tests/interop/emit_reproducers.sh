@@ -1,7 +1,8 @@
 #!/bin/bash
 # `convcheck repro --emit` on real findings (corpus/upstream/, both oneDNN 2.6 bugs, each under its recorded ISA
 # cap): the C reproducer compiles against oneDNN alone and shows the bug (exit 1), and the benchdnn line names the
-# cap, the direction and the format (tests/core/problem/benchdnn_writer_test.cpp reads its problem back).
+# cap, the direction and the format (tests/core/problem/benchdnn_writer_test.cpp reads its problem back). Deconvs:
+# the C program (oneDNN's deconvolution) and the script (F.conv_transpose*d) agree where the library is right.
 # Usage: emit_reproducers.sh CONVCHECK SOURCE_DIR WORK_DIR
 set -u
 convcheck=$1 source=$2 work=$3
@@ -35,6 +36,53 @@ code=$?
 "$convcheck" repro "$mutant" --emit fortran > /dev/null 2> "$work/kind.err"
 [ $? -eq 2 ] && grep -q "unknown --emit kind 'fortran' (known: benchdnn, c, pytorch)" "$work/kind.err" ||
   { echo "FAIL: --emit fortran: $(cat "$work/kind.err")"; status=1; }
+# Deconvs saved as found (no shrinking) with an injected deconv bug, naive's results recorded beside: channels-last
+# 2-D with groups and asymmetric, negative and output padding; 1-D with dilation; 3-D with groups; and one with
+# padding oneDNN takes, for the C program.
+"$convcheck" check --inject deconv_outpad_zero --strategies naive --threads 1 --no-shrink --max-saved 9 \
+  --corpus "$work/deconv-picked" mb2ic4ih3iw4oc6g2kh3kw2sh2sw3pt2pb1pl-1pr1oph1opw2_deconv_nhwc \
+  mb2ic3iw5oc2kw3sw3dlw2pl1pr2opw2_deconv mb1ic2id2ih3iw2oc4g2kd2kh2kw3sd2sw2pfr1pr1opd1opw1_deconv_ndhwc \
+  > "$work/deconv-picked.txt"
+"$convcheck" check --inject deconv_outpad_zero --strategies naive --threads 1 --no-shrink \
+  --corpus "$work/deconv-onednn" mb2ic4ih3iw4oc6g2kh3kw2sh2sw3pt2pb1pr1oph1opw2_deconv_nhwc >> "$work/deconv-picked.txt"
+[ "$(ls "$work"/deconv-picked/*.h5 "$work"/deconv-onednn/*.h5 | wc -l)" -eq 4 ] ||
+  { echo "FAIL: the picked deconvs were not all saved:"; cat "$work/deconv-picked.txt"; status=1; }
+# A oneDNN deconv finding, made with h5py from the last (which the onednn strategy passes: checked here), for each
+# direction on each oneDNN path (the path is a hash of the case index): each program creates oneDNN's deconvolution
+# primitives with the strategy's arguments and agrees with its own deconv reference, so a wrong mapping or
+# reference fails here.
+onednn_deconv=$(ls "$work"/deconv-onednn/*.h5 | head -1)
+"$convcheck" repro "$onednn_deconv" --strategies onednn --live > "$work/deconv-onednn.txt" 2>&1 # the injected bug fails
+[ "$(grep -cE '^  onednn.* (output|grad_data|grad_weight) .* passed' "$work/deconv-onednn.txt")" -eq 3 ] ||
+  { echo "FAIL: onednn does not pass $onednn_deconv:"; cat "$work/deconv-onednn.txt"; status=1; }
+if /usr/bin/python3 -c "import h5py" 2> /dev/null; then
+  declare -A seen=()
+  for index in $(seq 0 99); do
+    [ ${#seen[@]} -eq 9 ] && break
+    for direction in output grad_data grad_weight; do
+      name=onednn-deconv-$index-$direction
+      cp "$onednn_deconv" "$work/$name.h5"
+      /usr/bin/python3 -c "
+import h5py, numpy, sys
+with h5py.File(sys.argv[1], 'a') as case:
+    case.attrs['case_index'] = int(sys.argv[2])
+    for key, value in (('strategy', 'onednn'), ('direction', sys.argv[3]), ('problem', 'made by the test')):
+        case['finding'].attrs[key] = numpy.bytes_(value)" "$work/$name.h5" "$index" "$direction"
+      "$convcheck" repro "$work/$name.h5" --emit c --out "$work/$name.c" || { echo "FAIL: --emit c $name"; status=1; continue; }
+      path=$(grep -o "convcheck's oneDNN path \`[a-z_]*\`" "$work/$name.c" | cut -d'`' -f2)
+      [ -n "${seen[$path-$direction]:-}" ] && break # this index's path is done
+      seen[$path-$direction]=1
+      grep -q "dnnl_dilated_deconvolution_forward_desc_init" "$work/$name.c" || { echo "FAIL: $name.c creates no deconvolution"; status=1; }
+      cc -O1 -Wall -Werror "$work/$name.c" -ldnnl -lm -o "$work/$name" || { echo "FAIL: $name.c does not compile"; status=1; continue; }
+      OMP_NUM_THREADS=1 "$work/$name" > "$work/$name.out" 2>&1
+      code=$?
+      echo "$name ($path path): $(tr '\n' ' ' < "$work/$name.out")"
+      grep -q "^this host cannot run" "$work/$name.out" && continue
+      [ $code -eq 0 ] && grep -q "^agreed$" "$work/$name.out" || { echo "FAIL: $name exited $code"; status=1; }
+    done
+  done
+  [ ${#seen[@]} -eq 9 ] || { echo "FAIL: the deconv programs covered ${!seen[*]}, not 3 paths by 3 directions"; status=1; }
+fi
 # The PyTorch script, on the same cases, where /usr/bin/python3 has torch (scripts/install-deps.sh installs it for
 # the test command): it runs each op as a user would and says what it found. On the injected bug's case torch is
 # right (exit 0, "agreed"). #6035's shrunk case is run and its output shown, not judged: torch's values came out
@@ -59,6 +107,40 @@ if /usr/bin/python3 -c "import torch, h5py" 2> /dev/null; then
   grep -q '^os.environ\["ONEDNN_MAX_CPU_ISA"\] = "AVX2"' "$work/6035.py" || { echo "FAIL: 6035.py sets no cap"; status=1; }
   /usr/bin/python3 "$work/6035.py" 2 > "$work/6035.py.out" 2>&1
   echo "6035.py (2 threads) exited $?:"; cat "$work/6035.py.out"
+  # Deconvs, as F.conv_transpose*d: a fuzz's shrunk finding of an injected deconv bug (deconv_outpad_zero, the output
+  # padding left zero: convcheck's own bug, so torch agrees), and deconvs saved as found that give the padding
+  # mapping work (asymmetric, negative and output padding, groups, channels-last, 1-D and 3-D). The script's float64
+  # results must be convcheck's naive ones recorded with the finding, so a wrong mapping fails here, not only a
+  # wrong torch.
+  "$convcheck" fuzz --cases 300 --seed 1 --inject deconv_outpad_zero --strategies naive --threads 1 \
+    --corpus "$work/deconv" > "$work/deconv-fuzz.txt"
+  fuzz_deconv=$(ls "$work"/deconv/deconv_outpad_zero-*.h5 2> /dev/null | head -1)
+  [ -n "$fuzz_deconv" ] || { echo "FAIL: the fuzz found no deconv_outpad_zero case:"; cat "$work/deconv-fuzz.txt"; status=1; }
+  for deconv_case in $fuzz_deconv "$work"/deconv-picked/*.h5 "$onednn_deconv"; do
+    name=$(basename "$deconv_case" .h5)
+    "$convcheck" repro "$deconv_case" --emit pytorch --out "$work/$name.py" || { echo "FAIL: --emit pytorch on $name"; status=1; continue; }
+    grep -q "^conv_transpose = {1: F.conv_transpose1d" "$work/$name.py" || { echo "FAIL: $name.py calls no conv_transpose"; status=1; }
+    /usr/bin/python3 "$work/$name.py" > "$work/$name.py.out" 2>&1
+    code=$?
+    cat "$work/$name.py.out"
+    [ $code -eq 0 ] && grep -q "^agreed$" "$work/$name.py.out" || { echo "FAIL: $name.py exited $code"; status=1; }
+    /usr/bin/python3 - "$work/$name.py" "$deconv_case" > /dev/null <<'PY' || { echo "FAIL: $name.py's float64 results are not naive's"; status=1; }
+import h5py, numpy, sys
+script, case_path = sys.argv[1:]
+sys.argv, namespace = [script], {}
+try:
+    exec(compile(open(script).read(), script, "exec"), namespace)
+except SystemExit:
+    pass
+with h5py.File(case_path, "r") as case:
+    recorded = {direction: numpy.array(values) for direction, values in case["results"]["naive"].items()}
+assert recorded, "no naive results recorded"
+for direction, values in recorded.items():
+    computed = namespace["expected"][direction].numpy()
+    if computed.shape != values.shape or not numpy.allclose(computed, values, rtol=1e-5, atol=1e-4):
+        sys.exit(f"{direction}: the script's float64 result differs from naive's")
+PY
+  done
 else
   echo "torch or h5py missing from /usr/bin/python3: the pytorch scripts are not run"
 fi
