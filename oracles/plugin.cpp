@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/problem/op.hpp"
 #include "core/process/forked.hpp"
 #include "core/process/wire.hpp"
 #include "core/tensor/layout.hpp"
@@ -23,6 +24,8 @@ namespace convcheck {
 namespace {
 
 constexpr uint32_t oldest_abi_version = 1;
+// The first version whose problem carries output_padding: an older plugin is offered no op that has one (deconv).
+constexpr uint32_t output_padding_abi_version = 3;
 
 // The plugin's library in this process, opened on first use. A forked child inherits it opened.
 class LoadedPlugin {
@@ -49,8 +52,8 @@ private:
     const convcheck_plugin *plugin = entry(asked);
     while (plugin == nullptr && asked > oldest_abi_version) plugin = entry(--asked);
     if (plugin == nullptr)
-      throw InputError(fmt::format("plugin '{}' ({}) does not speak ABI version {} or {}", spec_.name, spec_.path,
-                                   CONVCHECK_PLUGIN_ABI_VERSION, oldest_abi_version));
+      throw InputError(fmt::format("plugin '{}' ({}) does not speak any ABI version from {} to {}", spec_.name,
+                                   spec_.path, oldest_abi_version, CONVCHECK_PLUGIN_ABI_VERSION));
     if (plugin->abi_version != asked)
       throw InputError(fmt::format("plugin '{}' ({}) is ABI version {}; convcheck speaks {}", spec_.name, spec_.path,
                                    plugin->abi_version, CONVCHECK_PLUGIN_ABI_VERSION));
@@ -114,11 +117,13 @@ std::vector<int64_t> sizes(const int64_t *list, const char *what, const PluginSp
   return result;
 }
 
-// What the probe sends back: name, description, the declaration (each list: present, count, items), then the
-// version-2 fields (the algorithm class and the kernels, strides and dilations taken; "" and empty for version 1).
+// What the probe sends back: the ABI version, name, description, the declaration (each list: present, count,
+// items), then the version-2 fields (the algorithm class and the kernels, strides and dilations taken; "" and empty
+// for version 1).
 std::string describe(const convcheck_plugin &plugin, const PluginSpec &spec) {
   const DeclaredSupport declared = declared_by(plugin);
   WireWriter out;
+  out.put(plugin.abi_version);
   out.put(std::string(plugin.name ? plugin.name : ""));
   out.put(std::string(plugin.description ? plugin.description : ""));
   for (const auto *list : {&declared.ops, &declared.dtypes, &declared.data_layouts, &declared.weight_layouts})
@@ -160,6 +165,14 @@ Tensor run_direction(LoadedPlugin &loaded, const Case &c, Direction direction) {
                                        : from_data_layout(result.held, problem.data_layout);
 }
 
+// Why a plugin of `abi_version` cannot be offered `problem` whatever it declares ("" when it can): before version 3
+// its problem struct ends before output_padding, so a deconv would reach it with an output size it cannot explain.
+std::string version_refusal(uint32_t abi_version, const Problem &problem) {
+  if (abi_version >= output_padding_abi_version || !info(problem.op).has_output_padding) return {};
+  return fmt::format("op {} needs plugin ABI version {} (output_padding); the plugin speaks version {}",
+                     to_string(problem.op), output_padding_abi_version, abi_version);
+}
+
 std::string refusal(LoadedPlugin &loaded, const Problem &problem, Direction direction) {
   const convcheck_plugin &plugin = loaded.get();
   if (plugin.unsupported == nullptr) return {};
@@ -186,6 +199,7 @@ Strategy plugin_strategy(const PluginSpec &spec) {
                                  probe.termination.kind == Termination::Kind::timed_out ? "hung" : "crashed",
                                  probe.termination.describe()));
   WireReader in(probe.payload);
+  const auto abi_version = in.get<uint32_t>();
   const std::string name = in.get_string(), description = in.get_string();
   DeclaredSupport declared;
   for (auto *list : {&declared.ops, &declared.dtypes, &declared.data_layouts, &declared.weight_layouts})
@@ -204,7 +218,8 @@ Strategy plugin_strategy(const PluginSpec &spec) {
   strategy.supports.kernels = kernels, strategy.supports.strides = strides, strategy.supports.dilations = dilations;
   // Old (version-1) plugins and those that say nothing are direct summation.
   strategy.algorithm = parse_algorithm(algorithm, fmt::format("algorithm of plugin '{}' ({})", spec.name, spec.path));
-  strategy.unsupported = [loaded](const Problem &problem, Direction direction) {
+  strategy.unsupported = [loaded, abi_version](const Problem &problem, Direction direction) {
+    if (std::string refused = version_refusal(abi_version, problem); !refused.empty()) return refused;
     return refusal(*loaded, problem, direction);
   };
   strategy.run = [loaded](const Case &c, Direction direction) { return run_direction(*loaded, c, direction); };

@@ -1,7 +1,9 @@
-/* An example convcheck plugin (include/convcheck/plugin.h; docs/external.md, "The plugin ABI"): direct loops for
- * all three directions, 1-D to 3-D, groups, stride, dilation, padding and crops, float32 and float64 and any mix of
- * them, any layout (it reads and writes through the strides it is given). Sums are accumulated in the problem's
- * format; a mixed problem is computed in float64 on float64 copies, then rounded to the result's format.
+/* An example convcheck plugin (include/convcheck/plugin.h, ABI version 3; docs/external.md, "The plugin ABI"):
+ * direct loops for all three directions of convs and deconvs (conv_transpose), 1-D to 3-D, groups, stride,
+ * dilation, padding and crops, float32 and float64 and any mix of them, any layout (it reads and writes through the
+ * strides it is given). Sums are accumulated in the problem's format; a mixed problem is computed in float64 on
+ * float64 copies, then rounded to the result's format. A deconv runs the conv loops on its equivalent conv with the
+ * roles exchanged.
  *
  *     cc -O2 -shared -fPIC -I include examples/plugin/direct_plugin.c -o libdirect_plugin.so
  *     convcheck fuzz --plugin direct=./libdirect_plugin.so
@@ -119,6 +121,34 @@ static inline int input_at(const axes3 *a, const int64_t o[3], const int64_t r[3
 DEFINE_DIRECTIONS(float, f32)
 DEFINE_DIRECTIONS(double, f64)
 
+enum { OUTPUT, GRAD_DATA, GRAD_WEIGHT };
+typedef void (*conv_loop)(const convcheck_problem *, const view5 *, const view5 *, view5 *);
+/* By format (float64, float32), then by conv direction; each takes its two inputs in the ABI's order. */
+static const conv_loop conv_loops[2][3] = {{output_f64, grad_data_f64, grad_weight_f64},
+                                           {output_f32, grad_data_f32, grad_weight_f32}};
+
+/* A deconv is the data gradient of its equivalent conv: the conv with the channels exchanged whose input is the
+ * deconv's output, so in and out sizes exchange too. out_size already counts output_padding, so the conv's input
+ * size does; its end padding (pad_end - output_padding, a crop) is kept for the record, the loops bounding every
+ * index by the sizes instead. */
+static convcheck_problem equivalent_conv(const convcheck_problem *deconv) {
+  convcheck_problem conv = *deconv;
+  conv.op = "conv";
+  conv.in_channels = deconv->out_channels, conv.out_channels = deconv->in_channels;
+  for (int i = 0; i < deconv->ndims; ++i) {
+    conv.in_size[i] = deconv->out_size[i], conv.out_size[i] = deconv->in_size[i];
+    conv.pad_end[i] = deconv->pad_end[i] - deconv->output_padding[i], conv.output_padding[i] = 0;
+  }
+  return conv;
+}
+
+/* Each deconv direction is a conv direction with the roles exchanged (core/problem/op.hpp):
+ *   deconv output      = conv grad_data   (data is the conv's grad_output, output the conv's grad_data)
+ *   deconv grad_data   = conv output      (grad_output is the conv's data, grad_data the conv's output)
+ *   deconv grad_weight = conv grad_weight (data and grad_output exchanged)
+ * The weight is the same tensor: the conv's [K, C/G, kernel...] is the deconv's [C_in, C_out/G, kernel...]. */
+static const int deconv_as_conv[3] = {GRAD_DATA, OUTPUT, GRAD_WEIGHT};
+
 static const convcheck_tensor *input(const convcheck_run *run, const char *role) {
   for (size_t i = 0; i < run->input_count; ++i)
     if (strcmp(run->inputs[i].role, role) == 0) return &run->inputs[i];
@@ -177,21 +207,28 @@ static int run(const convcheck_problem *problem, convcheck_run *run) {
 static int compute(const convcheck_problem *problem, convcheck_run *run) {
   const int f32 = strcmp(run->result->dtype, "float32") == 0;
   view5 result = view_of(run->result);
-  const char *first = strcmp(run->direction, "output") == 0 ? "data" : "grad_output";
-  const char *second = strcmp(run->direction, "grad_weight") == 0 ? "data" : "weight";
+  const int direction = strcmp(run->direction, "output") == 0      ? OUTPUT
+                        : strcmp(run->direction, "grad_data") == 0 ? GRAD_DATA
+                                                                   : GRAD_WEIGHT;
+  const char *first = direction == OUTPUT ? "data" : "grad_output";
+  const char *second = direction == GRAD_WEIGHT ? "data" : "weight";
   const convcheck_tensor *a = input(run, first), *b = input(run, second);
   if (a == NULL || b == NULL) {
     snprintf(run->message, run->message_size, "%s needs %s and %s", run->direction, first, second);
     return CONVCHECK_ERROR;
   }
   const view5 va = view_of(a), vb = view_of(b);
-  if (strcmp(run->direction, "output") == 0) (f32 ? output_f32 : output_f64)(problem, &va, &vb, &result);
-  else if (strcmp(run->direction, "grad_data") == 0) (f32 ? grad_data_f32 : grad_data_f64)(problem, &va, &vb, &result);
-  else (f32 ? grad_weight_f32 : grad_weight_f64)(problem, &va, &vb, &result);
+  if (strcmp(problem->op, "deconv") != 0) {
+    conv_loops[f32][direction](problem, &va, &vb, &result);
+  } else {
+    const convcheck_problem conv = equivalent_conv(problem);
+    const int swap = direction == GRAD_WEIGHT; /* the conv's grad_output is the deconv's data */
+    conv_loops[f32][deconv_as_conv[direction]](&conv, swap ? &vb : &va, swap ? &va : &vb, &result);
+  }
   return CONVCHECK_OK;
 }
 
-static const char *const ops[] = {"conv", NULL};
+static const char *const ops[] = {"conv", "deconv", NULL};
 static const int32_t ranks[] = {1, 2, 3, 0};
 static const char *const dtypes[] = {"float32", "float64", NULL};
 

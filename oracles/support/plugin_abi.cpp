@@ -11,11 +11,12 @@ AbiProblem::AbiProblem(const Problem &p)
   abi = convcheck_problem{op.c_str(), static_cast<int32_t>(p.ndims), p.batch, p.groups, p.in_channels, p.out_channels,
                           {}, {}, {}, {}, {}, {}, {}, data_layout.c_str(), weight_layout.c_str(),
                           info(p.precision.src).name, info(p.precision.weight).name, info(p.precision.dst).name,
-                          info(p.precision.acc).name, descriptor.c_str()};
+                          info(p.precision.acc).name, descriptor.c_str(), {}};
   for (int64_t axis = p.first_axis(), i = 0; axis < max_ndims; ++axis, ++i) {
     const SpatialAxis &a = p.axes[static_cast<size_t>(axis)];
-    abi.in_size[i] = a.in, abi.out_size[i] = a.out(), abi.kernel_size[i] = a.kernel, abi.stride[i] = a.stride;
+    abi.in_size[i] = a.in, abi.out_size[i] = p.out_size(axis), abi.kernel_size[i] = a.kernel, abi.stride[i] = a.stride;
     abi.dilation[i] = a.dilation, abi.pad_begin[i] = a.pad_begin, abi.pad_end[i] = a.pad_end;
+    abi.output_padding[i] = a.output_padding;
   }
 }
 

@@ -1,9 +1,11 @@
 // The plugin ABI (include/convcheck/plugin.h, docs/external.md): the example plugin agrees with naive on every rank,
-// layout and crop; the deliberately wrong one is a shrunk, saved, replayable finding; a plugin that crashes, hangs,
-// fails or leaves its result unwritten costs only that run's verdict; one that cannot be loaded, exports no entry or
-// speaks another ABI version is a one-line error with exit status 2. The faults come from
+// layout and crop of convs and deconvs; a plugin older than version 3 is offered no deconvs; the deliberately wrong
+// one is a shrunk, saved, replayable finding, and so is a deconv that ignores its output padding; a plugin that
+// crashes, hangs, fails or leaves its result unwritten costs only that run's verdict; one that cannot be loaded,
+// exports no entry or speaks another ABI version is a one-line error with exit status 2. The faults come from
 // tests/oracles/faulty_plugin.c.
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -40,26 +42,34 @@ protected:
     return report_["strategies"]["p"]["directions"][direction][verdict];
   }
   const nlohmann::json &first_failure() const { return report_["failures"][0]; }
-  // The cases of `direction` skipped as deconvs: the example plugins declare convs only (their ops list).
-  int undeclared_deconvs(const char *direction) const {
-    return report_["strategies"]["p"]["directions"][direction]["skip_reasons"].value(
-        "op deconv is not supported (ops: conv)", 0);
+  int skipped_for(const char *direction, const std::string &reason) const {
+    return report_["strategies"]["p"]["directions"][direction]["skip_reasons"].value(reason, 0);
+  }
+  // The campaign's deconvs, whatever each strategy made of them: the report's op-by-rank grid.
+  int deconv_cases() const {
+    const nlohmann::json &grid = report_["stats"]["config_space"]["op"];
+    const auto rows = grid["rows"].get<std::vector<std::string>>();
+    const auto row = std::find(rows.begin(), rows.end(), "deconv");
+    if (row == rows.end()) return 0;
+    int cases = 0;
+    for (const nlohmann::json &count : grid["cases"][static_cast<size_t>(row - rows.begin())])
+      cases += count.get<int>();
+    return cases;
   }
 
   nlohmann::json report_;
   const std::string faulty_ = plugins + "/libfaulty_plugin.so";
 };
 
-TEST_F(Plugin, ExampleAgreesWithNaiveOnEveryRankLayoutAndCrop) {
-  const Invocation run = fuzz(plugins + "/libdirect_plugin.so", "--cases 200 --threads 2");
+TEST_F(Plugin, ExampleAgreesWithNaiveOnEveryRankLayoutAndCropOfConvsAndDeconvs) {
+  const Invocation run = fuzz(plugins + "/libdirect_plugin.so", "--cases 300 --threads 2");
   ASSERT_EQ(run.status, 0) << run.output;
   const nlohmann::json &p = report_["strategies"]["p"];
+  // Every direction of every case judged, the default draw's deconvs (about one case in four) among them.
   EXPECT_EQ(p["failed"], 0);
-  // Every conv judged; the default draw's deconvs skipped, saying so (the plugin declares convs only).
-  const int deconvs = undeclared_deconvs("output");
-  EXPECT_GT(deconvs, 0);
-  EXPECT_EQ(p["skipped"], 3 * deconvs);
-  EXPECT_EQ(p["passed"].get<int>() + p["weak"].get<int>(), 600 - 3 * deconvs);
+  EXPECT_EQ(p["skipped"], 0);
+  EXPECT_EQ(p["passed"].get<int>() + p["weak"].get<int>(), 900);
+  EXPECT_GT(deconv_cases(), 0);
 }
 
 TEST_F(Plugin, WrongPluginIsAShrunkSavedFindingThatReplays) {
@@ -89,11 +99,11 @@ TEST_F(Plugin, CrashCostsOneVerdict) {
   EXPECT_TRUE(std::regex_match(first_failure()["problem"].get<std::string>(),
                                std::regex("killed by signal 11 \\(Segmentation fault\\)|exit 1")));
   EXPECT_EQ(first_failure()["kind"], "crash");
-  // Of the 6 cases (seed 1), 2 are deconvs, which the plugin is never offered.
-  EXPECT_EQ(undeclared_deconvs("grad_data"), 2);
-  EXPECT_EQ(verdicts("grad_data", "failed"), 4);
-  EXPECT_EQ(verdicts("output", "passed") + verdicts("output", "weak"), 4);
-  EXPECT_EQ(verdicts("grad_weight", "passed") + verdicts("grad_weight", "weak"), 4);
+  // Of the 6 cases (seed 1), 2 are deconvs, which it computes as the example does.
+  EXPECT_EQ(deconv_cases(), 2);
+  EXPECT_EQ(verdicts("grad_data", "failed"), 6);
+  EXPECT_EQ(verdicts("output", "passed") + verdicts("output", "weak"), 6);
+  EXPECT_EQ(verdicts("grad_weight", "passed") + verdicts("grad_weight", "weak"), 6);
 }
 
 TEST_F(Plugin, HangIsATimeoutThatCostsOneVerdict) {
@@ -119,8 +129,8 @@ TEST_F(Plugin, ErrorAndUnwrittenResultAreFindings) {
 
 TEST_F(Plugin, RefusalIsASkipWithTheReason) {
   ASSERT_EQ(fuzz(faulty_, "--cases 60 --threads 1", "refuse").status, 0);
-  EXPECT_GT(verdicts("grad_weight", "skipped"), undeclared_deconvs("grad_weight"));
-  EXPECT_EQ(verdicts("output", "skipped"), undeclared_deconvs("output")); // only the deconvs it does not declare
+  EXPECT_GT(verdicts("grad_weight", "skipped"), 0);
+  EXPECT_EQ(verdicts("output", "skipped"), 0);
   const Invocation check = run_convcheck("check ic2id3ih3iw3oc2kd1kh2kw2 --strategies naive --plugin p=" + faulty_ +
                                              " --html " + path("page.html"),
                                          "CONVCHECK_TEST_PLUGIN_FAULT=refuse");
@@ -128,6 +138,35 @@ TEST_F(Plugin, RefusalIsASkipWithTheReason) {
   std::ifstream page(path("page.html"));
   const std::string html((std::istreambuf_iterator<char>(page)), std::istreambuf_iterator<char>());
   EXPECT_NE(html.find(">p<"), std::string::npos);
+}
+
+// ABI version 3 carries a deconv's output_padding: a plugin of an older version is offered no deconv, whatever its ops
+// say, each skipped with a reason naming its version (faulty_plugin.c's "v2": the example, which declares "deconv",
+// as a version-2 plugin). Its convs are judged as before.
+TEST_F(Plugin, AnOlderVersionIsOfferedNoDeconvsEvenIfItDeclaresThem) {
+  const Invocation run = fuzz(faulty_, "--cases 60 --threads 2", "v2");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const int deconvs = deconv_cases();
+  EXPECT_GT(deconvs, 0);
+  for (const char *direction : {"output", "grad_data", "grad_weight"}) {
+    EXPECT_EQ(skipped_for(direction, "op deconv needs plugin ABI version 3 (output_padding); the plugin speaks "
+                                     "version 2"),
+              deconvs)
+        << direction;
+    EXPECT_EQ(verdicts(direction, "skipped"), deconvs) << direction;
+    EXPECT_EQ(verdicts(direction, "passed") + verdicts(direction, "weak"), 60 - deconvs) << direction;
+  }
+}
+
+// A deconv computed as if its output_padding were 0 (faulty_plugin.c's "no_output_padding", as a library that drops
+// the argument) is found, on deconvs only, and shrunk to a deconv that has output padding.
+TEST_F(Plugin, ADeconvIgnoringItsOutputPaddingIsFound) {
+  const Invocation run = fuzz(faulty_, "--cases 100 --threads 2", "no_output_padding");
+  ASSERT_EQ(run.status, 1) << run.output;
+  for (const nlohmann::json &failure : report_["failures"])
+    EXPECT_TRUE(std::regex_search(failure["config"].get<std::string>(), std::regex("_deconv(_|$)"))) << failure;
+  const std::string shrunk = first_failure()["shrunk_config"];
+  EXPECT_TRUE(std::regex_search(shrunk, std::regex("op[dhw][1-9].*_deconv"))) << shrunk;
 }
 
 // ABI version 2 lets a plugin declare its algorithm class and the shapes it takes; a version-1 plugin is read as
@@ -169,8 +208,8 @@ TEST_F(Plugin, LoadFailuresAreUsageErrors) {
   const std::vector<std::pair<std::string, std::string>> loads{
       {"", "plugin 'p' cannot be loaded: /nonexistent/libp.so: cannot open shared object file: No such file or "
            "directory"},
-      {"abi", "plugin 'p' (" + faulty_ + ") is ABI version 99; convcheck speaks 2"},
-      {"decline", "plugin 'p' (" + faulty_ + ") does not speak ABI version 2 or 1"},
+      {"abi", "plugin 'p' (" + faulty_ + ") is ABI version 99; convcheck speaks 3"},
+      {"decline", "plugin 'p' (" + faulty_ + ") does not speak any ABI version from 1 to 3"},
       {"bad_algorithm", "algorithm of plugin 'p' (" + faulty_ + ") 'winograd:9': output tile 9 is not in [1, 8]"},
       {"bad_kernels", "plugin 'p' (" + faulty_ + ") declares kernels with size -3"},
   };

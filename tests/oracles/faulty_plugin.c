@@ -5,6 +5,10 @@
  *   refuse         `unsupported` declines grad_weight of 3-D problems
  *   abi            the description says ABI version 99
  *   decline        the entry returns NULL (does not speak the version asked)
+ *   v2             the entry speaks ABI version 2 only (built before output_padding), its ops still naming "deconv"
+ *   no_output_padding  a deconv computed as if its output_padding were 0 (its output size from the formula
+ *                  without it), as a library that ignores the argument: the output's last rows left unwritten,
+ *                  and grad_output's rows there, which padding lets taps reach, never read
  *   bad_algorithm  the description declares the class "winograd:9"
  *   bad_kernels    the description declares kernels {-3}
  *   crash_at_load  the library segfaults as it is loaded
@@ -27,6 +31,12 @@ __attribute__((constructor)) static void on_load(void) {
 }
 
 static int faulty_run(const convcheck_problem *problem, convcheck_run *call) {
+  if (fault("no_output_padding")) {
+    convcheck_problem ignored = *problem;
+    for (int i = 0; i < problem->ndims; ++i)
+      ignored.out_size[i] -= problem->output_padding[i], ignored.output_padding[i] = 0;
+    return run(&ignored, call);
+  }
   if (strcmp(call->direction, "grad_data") == 0) {
     if (fault("crash")) raise(SIGSEGV);
     if (fault("error")) return snprintf(call->message, call->message_size, "out of workspace"), CONVCHECK_ERROR;
@@ -50,8 +60,9 @@ const void *const faulty_plugin_functions[] = {(const void *)faulty_run, (const 
 #else
 const convcheck_plugin *convcheck_plugin_entry(uint32_t abi_version) {
   static convcheck_plugin faulty;
-  if (fault("decline")) return NULL;
-  faulty = *direct_plugin_entry(abi_version);
+  if (fault("decline") || (fault("v2") && abi_version != 2)) return NULL;
+  faulty = *direct_plugin_entry(fault("v2") ? CONVCHECK_PLUGIN_ABI_VERSION : abi_version);
+  if (fault("v2")) faulty.abi_version = 2; /* a version-2 description is a version-3 one: only the problem grew */
   faulty.name = "faulty_plugin";
   faulty.run = faulty_run;
   faulty.unsupported = faulty_unsupported;
