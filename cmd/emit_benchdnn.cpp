@@ -1,7 +1,8 @@
 // `repro --emit benchdnn`: the benchdnn command line a oneDNN maintainer pastes (core/problem/benchdnn_writer.hpp),
-// with the layouts the finding ran on: for an `onednn` finding those of the case's oneDNN path (format_tag::any
-// where oneDNN chose, oracles/onednn.hpp), and its ISA cap as ONEDNN_MAX_CPU_ISA; for another strategy's finding the
-// case's own layouts, so oneDNN can be checked on the same problem.
+// for its conv or deconv driver by the case's op, with the layouts the finding ran on: for an `onednn` finding those
+// of the case's oneDNN path (format_tag::any where oneDNN chose, oracles/onednn.hpp), and its ISA cap as
+// ONEDNN_MAX_CPU_ISA; for another strategy's finding the case's own layouts, so oneDNN can be checked on the same
+// problem.
 
 #include <fmt/format.h>
 
