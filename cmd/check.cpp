@@ -1,6 +1,7 @@
 // `convcheck check`: a fixed list of configs (descriptors on the command line and/or a batch file, one per line,
 // `#` comments and blank lines ignored) through the strategies, with fuzz's options, report and exit codes.
-// `--format benchdnn` reads oneDNN benchdnn conv descriptors and batch files unchanged, with benchdnn's meaning.
+// `--format benchdnn` reads oneDNN benchdnn conv descriptors and batch files unchanged, with benchdnn's meaning;
+// `--driver deconv` reads them as benchdnn's deconv driver does (core/problem/benchdnn_descriptor.hpp), as deconvs.
 
 #include <algorithm>
 #include <iterator>
@@ -30,16 +31,22 @@ std::string strip_comment(const std::string &line) {
   return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
 }
 
-// Parses one entry in `format`; nullopt when benchdnn says to skip it, or when a line of a batch file is valid but
+// How entries are read: native descriptors, or benchdnn lines with the meaning of its driver (conv or deconv).
+struct Syntax {
+  std::string format = "native";
+  Op driver = Op::conv;
+};
+
+// Parses one entry in `syntax`; nullopt when benchdnn says to skip it, or when a line of a batch file is valid but
 // has a tensor over the element cap (both logged with `where`): a list such as benchdnn's shapes_3d runs its other
 // lines. Any other invalid entry is an error.
 // `precision` holds what the last benchdnn --dt/--cfg line of a batch file set (applied to the lines after it).
-std::optional<Problem> parse_entry(const std::string &entry, const std::string &format, const std::string &where,
+std::optional<Problem> parse_entry(const std::string &entry, const Syntax &syntax, const std::string &where,
                                    int64_t max_elements, BenchdnnPrecision &precision) {
   std::optional<Problem> problem;
   try {
-    if (format == "benchdnn") {
-      BenchdnnLine line = parse_benchdnn_line(entry);
+    if (syntax.format == "benchdnn") {
+      BenchdnnLine line = parse_benchdnn_line(entry, syntax.driver);
       if (line.precision) {
         precision = *line.precision;
         if (!precision.refusal.empty())
@@ -83,8 +90,7 @@ std::optional<Problem> parse_entry(const std::string &entry, const std::string &
 // Appends the problems of a batch file to `configs`. Room for every line is reserved first: the list is the
 // largest thing the main process holds, every worker inherits it, and a vector doubling as it grows would make
 // the peak half as large again (Isolation.WorkerMemoryStaysFlatOverALongRun measures it).
-void read_batch(const std::string &path, const std::string &format, int64_t max_elements,
-                std::vector<Problem> &configs) {
+void read_batch(const std::string &path, const Syntax &syntax, int64_t max_elements, std::vector<Problem> &configs) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("cannot open batch file {}", path));
   const auto lines = std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
@@ -95,7 +101,7 @@ void read_batch(const std::string &path, const std::string &format, int64_t max_
   BenchdnnPrecision precision; // benchdnn's default: f32 (until a --dt or --cfg line)
   for (std::string line; std::getline(in, line);) {
     ++number;
-    if (auto config = parse_entry(line, format, fmt::format("{}:{}", path, number), max_elements, precision))
+    if (auto config = parse_entry(line, syntax, fmt::format("{}:{}", path, number), max_elements, precision))
       configs.push_back(*config);
   }
   if (in.bad()) throw InputError(fmt::format("cannot read batch file {}", path));
@@ -106,12 +112,13 @@ void read_batch(const std::string &path, const std::string &format, int64_t max_
 int check_command(const std::vector<std::string> &args) {
   CampaignCli cli;
   std::vector<std::string> descriptors, batches;
-  std::string format = "native";
+  std::string format = "native", driver = "conv";
   po::options_description description(
       "convcheck check DESCRIPTOR... [--batch FILE]... [options]\n\nA fixed list of configs through every strategy");
   description.add_options()("help", "show this help")("descriptor", po::value(&descriptors), "configs")
       ("batch", po::value(&batches)->composing(), "file of descriptors, one per line (repeatable)")
-      ("format", po::value(&format)->default_value(format), "descriptor syntax: native or benchdnn");
+      ("format", po::value(&format)->default_value(format), "descriptor syntax: native or benchdnn")
+      ("driver", po::value(&driver)->default_value(driver), "with --format benchdnn: benchdnn's conv or deconv driver");
   cli.add_options(description);
   po::positional_options_description positional;
   positional.add("descriptor", -1);
@@ -122,13 +129,17 @@ int check_command(const std::vector<std::string> &args) {
   }
   if (format != "native" && format != "benchdnn")
     throw InputError(fmt::format("format '{}' is not native or benchdnn", format));
+  const Syntax syntax{format, parse_op(driver, "driver")};
+  if (syntax.driver != Op::conv && format != "benchdnn")
+    throw InputError(fmt::format("--driver {} reads benchdnn lines: give --format benchdnn (a native descriptor "
+                                 "names its op itself)", driver));
   cli.finish(map);
   std::vector<Problem> configs;
   BenchdnnPrecision precision; // descriptors on the command line are read like the lines of one batch
   for (const std::string &descriptor : descriptors)
-    if (auto config = parse_entry(descriptor, format, "", cli.run.max_elements, precision))
+    if (auto config = parse_entry(descriptor, syntax, "", cli.run.max_elements, precision))
       configs.push_back(*config);
-  for (const std::string &batch : batches) read_batch(batch, format, cli.run.max_elements, configs);
+  for (const std::string &batch : batches) read_batch(batch, syntax, cli.run.max_elements, configs);
   if (configs.empty()) throw InputError("check has no config to run (give descriptors or --batch FILE)");
   // One list, shared: every forked worker inherits it, and a copy per holder of the source would be paid per case.
   const auto list = std::make_shared<const std::vector<Problem>>(std::move(configs));

@@ -1,7 +1,8 @@
 // `repro --emit benchdnn`: the benchdnn command line a oneDNN maintainer pastes (core/problem/benchdnn_writer.hpp),
-// with the layouts the finding ran on: for an `onednn` finding those of the case's oneDNN path (format_tag::any
-// where oneDNN chose, oracles/onednn.hpp), and its ISA cap as ONEDNN_MAX_CPU_ISA; for another strategy's finding the
-// case's own layouts, so oneDNN can be checked on the same problem.
+// for its conv or deconv driver by the case's op, with the layouts the finding ran on: for an `onednn` finding those
+// of the case's oneDNN path (format_tag::any where oneDNN chose, oracles/onednn.hpp), and its ISA cap as
+// ONEDNN_MAX_CPU_ISA; for another strategy's finding the case's own layouts, so oneDNN can be checked on the same
+// problem.
 
 #include <fmt/format.h>
 
@@ -23,20 +24,24 @@ std::string command_line(const CaseFile &case_file, Direction direction) {
   const OnednnPath path = onednn ? onednn_path(c) : OnednnPath::plain;
   const std::string data = path == OnednnPath::blocked ? "any" : benchdnn_data_tag(problem.data_layout, problem.ndims);
   const WeightLayout weight_layout = onednn ? onednn_weight_layout(problem, path) : problem.weight_layout;
-  const std::string weight =
-      path == OnednnPath::plain ? benchdnn_weight_tag(weight_layout, problem.groups > 1, problem.ndims) : "any";
+  const std::string weight = path == OnednnPath::plain
+                                 ? benchdnn_weight_tag(weight_layout, problem.groups > 1, problem.ndims, problem.op)
+                                 : "any";
   const std::string cap = isa_cap_of(c);
   const IsaCap *known = find_isa_cap(cap);
   std::string note;
-  if (with_derived_pad_end(problem) != problem)
+  // A deconv's output size is spelled out, so its line needs no note: only its split into pad_end and
+  // output_padding can read back differently.
+  if (problem.op == Op::conv && with_derived_pad_end(problem) != problem)
     note = fmt::format("# benchdnn derives each end padding from the output size: {} here, the same convolution "
                        "(no window reaches past it), which oneDNN may refuse where the case's was a crop\n",
                        format_descriptor(with_derived_pad_end(problem)));
   // convcheck hands oneDNN its scratchpad (user mode): that is where #6035 writes past.
-  return note + fmt::format("{}./benchdnn --conv --dir={} --dt=f32 --stag={} --wtag={} --dtag={} --alg=direct "
+  // benchdnn's driver is the op (--conv, --deconv), and --dir the op's own direction.
+  return note + fmt::format("{}./benchdnn --{} --dir={} --dt=f32 --stag={} --wtag={} --dtag={} --alg=direct "
                      "--attr-scratchpad=user {}\n",
                      known != nullptr ? fmt::format("ONEDNN_MAX_CPU_ISA={} ", known->onednn_value) : "",
-                     benchdnn_dir(direction), data, weight, data, benchdnn_descriptor(problem));
+                     to_string(problem.op), benchdnn_dir(direction), data, weight, data, benchdnn_descriptor(problem));
 }
 
 } // namespace
@@ -58,10 +63,8 @@ std::string emit_benchdnn(const CaseFile &case_file, const std::string &case_pat
 }
 
 std::string emit_reproducer(const std::string &kind, const CaseFile &case_file, const std::string &case_path) {
-  // The benchdnn writer spells convs (benchdnn's conv driver); a deconv would need its deconv driver, which it does
-  // not write yet. The C program and the script spell a deconv as oneDNN's deconvolution and F.conv_transpose*d.
-  if (const Op op = case_file.conv_case.problem.op; op != Op::conv && kind == "benchdnn")
-    throw InputError(fmt::format("--emit {} writes conv reproducers only; {} is a {}", kind, case_path, to_string(op)));
+  // Every writer spells every op: benchdnn's driver per op, oneDNN's convolution or deconvolution API,
+  // F.conv*d or F.conv_transpose*d.
   if (kind == "benchdnn") return emit_benchdnn(case_file, case_path);
   if (kind == "c") return emit_c(case_file, case_path);
   if (kind == "pytorch") return emit_pytorch(case_file, case_path);

@@ -123,20 +123,29 @@ void check_positive_if_given(const Entries &entries, const std::string &key, con
 // One spatial axis in benchdnn's terms: dilation counted from 0, padding -1 while unknown, 0 for "not given".
 struct Axis {
   char letter = 'h';
+  Op driver = Op::conv;
   int64_t in = 0, out = 0, kernel = 0, stride = 1, pad = -1, dilation = 0;
 
   std::string key(char what) const { return std::string{what, letter}; }
   // (kh - 1) * (dh + 1) + 1: the input rows one output row reads.
   int64_t extent() const { return (kernel - 1) * (dilation + 1) + 1; }
-  // desc_t::init_pad_r (conv.hpp): opp_pad = (o - 1) * s - i + ((k - 1) * (d + 1) + 1) - p, which makes
-  // (i + p + opp_pad - extent) / s + 1 == o exactly. It is negative when the last window ends before the input
-  // does (a strided 1x1 over an even size): convcheck holds that as a crop of the rows no output reads.
-  int64_t pad_end() const { return (out - 1) * stride - in + extent() - pad; }
+  // The side whose rows are `stride` apart in the other (a conv's output, a deconv's input), and the other side:
+  // benchdnn's deconv formulas are its conv ones with input and output exchanged.
+  int64_t strided() const { return driver == Op::conv ? out : in; }
+  int64_t dense() const { return driver == Op::conv ? in : out; }
+  // The padding at both ends the given sizes need: (o - 1) * s - i + ((k - 1) * (d + 1) + 1) for a conv
+  // (desc_t::init_pad_r, conv.hpp), (i - 1) * s - o + ((k - 1) * (d + 1) + 1) for a deconv (deconv.hpp).
+  int64_t total_pad() const { return (strided() - 1) * stride - dense() + extent(); }
+  // init_pad_r's opp_pad, which makes the output size exactly o. For a conv it is negative when the last window
+  // ends before the input does (a strided 1x1 over an even size): convcheck holds that as a crop of the rows no
+  // output reads. For a deconv it is negative when o is longer than the taps reach (output rows no tap writes).
+  int64_t pad_end() const { return total_pad() - pad; }
 };
 
-Axis read_axis(const Entries &entries, char letter) {
+Axis read_axis(const Entries &entries, char letter, Op driver) {
   Axis axis;
   axis.letter = letter;
+  axis.driver = driver;
   axis.in = entries.get(axis.key('i'), 0);
   axis.out = entries.get(axis.key('o'), 0);
   axis.kernel = entries.get(axis.key('k'), 0);
@@ -156,21 +165,25 @@ void complete(Axis &axis, const Entries &entries, const std::string &text, const
   axis.in = required_positive(entries, axis.key('i'), text, hint);
   axis.kernel = required_positive(entries, axis.key('k'), text, hint);
   if (axis.out == 0) {
-    // compute_out: (i - extent + 2 * p) / s + 1 with C++ (truncating) division, as benchdnn does: a kernel one
-    // row too tall for a strided input still gets one output row, and pad_end() then pads the bottom.
     if (axis.pad < 0) axis.pad = 0;
-    axis.out = (axis.in - axis.extent() + 2 * axis.pad) / axis.stride + 1;
+    // compute_out, conv: (i - extent + 2 * p) / s + 1 with C++ (truncating) division, as benchdnn does: a kernel
+    // one row too tall for a strided input still gets one output row, and pad_end() then pads the bottom.
+    // deconv (deconv_aux.cpp): (i - 1) * s + extent - 2 * p, every tap written.
+    axis.out = axis.driver == Op::conv ? (axis.in - axis.extent() + 2 * axis.pad) / axis.stride + 1
+                                       : (axis.in - 1) * axis.stride + axis.extent() - 2 * axis.pad;
     if (axis.out <= 0) fail(fmt::format("computed {} {} is not positive", axis.key('o'), axis.out), text);
   } else if (axis.pad < 0) {
     // compute_pad: half of the padding the given output needs, rounded toward zero; the rest goes to the end.
-    // Negative (a crop on both sides) when the given output needs fewer input rows than there are.
-    axis.pad = ((axis.out - 1) * axis.stride - axis.in + axis.extent()) / 2;
+    // Negative (a crop on both sides) when the given sizes need fewer rows than there are.
+    axis.pad = axis.total_pad() / 2;
   }
 }
 
-// The axis in convcheck's terms: benchdnn's dilation 0 is convcheck's 1 (none), and the end padding is derived.
+// The axis in convcheck's terms: benchdnn's dilation 0 is convcheck's 1 (none), and the end padding is derived (for
+// a deconv, split with output_padding by benchdnn_deconv_end).
 SpatialAxis to_spatial_axis(const Axis &a) {
-  return SpatialAxis{a.in, a.kernel, a.stride, a.dilation + 1, a.pad, a.pad_end()};
+  const SpatialAxis axis{a.in, a.kernel, a.stride, a.dilation + 1, a.pad, a.pad_end()};
+  return a.driver == Op::conv ? axis : benchdnn_deconv_end(axis);
 }
 
 // Copies every entry of `from` (computed output and deduced padding included) onto `to`, as sanitize_desc does.
@@ -182,7 +195,16 @@ void copy_axis(const Axis &from, Axis &to) {
 
 } // namespace
 
-BenchdnnLine parse_benchdnn_line(const std::string &line) {
+SpatialAxis benchdnn_deconv_end(SpatialAxis axis) {
+  const int64_t end = axis.pad_end - axis.output_padding; // all the deconv's end depends on (its conv's pad_end)
+  const int64_t longer = axis.pad_begin - end;           // the output's rows past those of pad_end = pad_begin
+  const bool as_output_padding = longer > 0 && longer < std::max(axis.stride, axis.dilation);
+  axis.output_padding = as_output_padding ? longer : 0;
+  axis.pad_end = as_output_padding ? axis.pad_begin : end;
+  return axis;
+}
+
+BenchdnnLine parse_benchdnn_line(const std::string &line, Op driver) {
   BenchdnnLine result;
   const std::string text = strip_comment_and_blanks(line);
   if (text.empty()) return result;
@@ -205,7 +227,8 @@ BenchdnnLine parse_benchdnn_line(const std::string &line) {
   required_positive(entries, "oc", text);
   for (const char *stride : {"sd", "sh", "sw"}) check_positive_if_given(entries, stride, text);
 
-  std::array<Axis, max_ndims> axes = {read_axis(entries, 'd'), read_axis(entries, 'h'), read_axis(entries, 'w')};
+  std::array<Axis, max_ndims> axes = {read_axis(entries, 'd', driver), read_axis(entries, 'h', driver),
+                                      read_axis(entries, 'w', driver)};
   Axis &depth = axes[0], &height = axes[1], &width = axes[2];
   const bool has_depth = takes_part(depth), has_height = takes_part(height), has_width = takes_part(width);
   if (!has_depth && !has_height && !has_width)
@@ -236,6 +259,7 @@ BenchdnnLine parse_benchdnn_line(const std::string &line) {
 
   // The axes below the rank keep sanitize_desc's defaults {1, 1, 1, 1, 0, 0}, which are convcheck's SpatialAxis{}.
   Problem problem;
+  problem.op = driver;
   problem.ndims = ndims;
   problem.batch = entries.get("mb", 2);
   problem.groups = entries.get("g", 1);

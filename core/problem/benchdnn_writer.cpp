@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/problem/benchdnn_descriptor.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/problem/op.hpp"
 
 namespace convcheck {
 
@@ -43,8 +45,9 @@ std::string benchdnn_descriptor(const Problem &problem) {
     if (axis.pad_begin < 0)
       throw InputError(fmt::format("benchdnn cannot spell a crop at the beginning of an axis (p{} {}) in {}", x,
                                    axis.pad_begin, format_descriptor(problem)));
-    text += fmt::format("_i{}{}o{}{}k{}{}s{}{}d{}{}p{}{}", x, axis.in, x, axis.out(), x, axis.kernel, x, axis.stride,
-                        x, axis.dilation - 1, x, axis.pad_begin);
+    // A deconv's output size (its own formula, problem.out_size) carries its output_padding: benchdnn has none.
+    text += fmt::format("_i{}{}o{}{}k{}{}s{}{}d{}{}p{}{}", x, axis.in, x, problem.out_size(index), x, axis.kernel, x,
+                        axis.stride, x, axis.dilation - 1, x, axis.pad_begin);
   }
   return text;
 }
@@ -55,15 +58,18 @@ std::string benchdnn_data_tag(DataLayout layout, int64_t ndims) {
   return letters(layout == DataLayout::ncx ? concat({0, 1}, space) : concat(concat({0}, space), {1}));
 }
 
-std::string benchdnn_weight_tag(WeightLayout layout, bool grouped, int64_t ndims) {
-  // Dimensions [G,] O, I, spatial...; G stays with O where the layout has it (XIO: x, i, g, o; OXI: g, o, x, i).
+std::string benchdnn_weight_tag(WeightLayout layout, bool grouped, int64_t ndims, Op op) {
+  // oneDNN's dimensions are [G,] O, I, spatial... for both ops. convcheck's layouts order the canonical weight's
+  // first channel axis (G folded in: O for a conv, I for a deconv), its second, and the kernel: XIO is x, second,
+  // G, first (a grouped conv's hwigo); OXI is G, first, x, second (gohwi).
   const int g = 0, o = grouped ? 1 : 0, i = o + 1;
   const std::vector<int> space = spatial(i + 1, ndims);
-  const std::vector<int> outer = grouped ? std::vector<int>{g, o} : std::vector<int>{o};
+  const int first = info(op).weight_in_channels_first ? i : o, second = first == i ? o : i;
+  const std::vector<int> outer = grouped ? std::vector<int>{g, first} : std::vector<int>{first};
   switch (layout) {
-  case WeightLayout::oix: return letters(concat(concat(outer, {i}), space));
-  case WeightLayout::xio: return letters(concat(concat(space, {i}), outer));
-  case WeightLayout::oxi: return letters(concat(concat(outer, space), {i}));
+  case WeightLayout::oix: return letters(concat(concat(outer, {second}), space));
+  case WeightLayout::xio: return letters(concat(concat(space, {second}), outer));
+  case WeightLayout::oxi: return letters(concat(concat(outer, space), {second}));
   }
   return "any";
 }
@@ -80,6 +86,10 @@ std::string benchdnn_dir(Direction direction) {
 Problem with_derived_pad_end(Problem problem) {
   for (int64_t index = problem.first_axis(); index < max_ndims; ++index) {
     SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
+    if (problem.op == Op::deconv) {
+      axis = benchdnn_deconv_end(axis); // the output size is spelled out: only the split can differ
+      continue;
+    }
     // desc_t::init_pad_r: (o - 1) * s - i + ((k - 1) * (d + 1) + 1) - p, with d counted from 0.
     axis.pad_end = (axis.out() - 1) * axis.stride - axis.in + axis.dilated_kernel() - axis.pad_begin;
   }

@@ -2,6 +2,8 @@
 
 #include "core/problem/benchdnn_writer.hpp"
 
+#include <limits>
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -9,6 +11,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 #include "core/problem/generators.hpp"
+#include "core/problem/op.hpp"
 #include "core/storage/case_file.hpp"
 
 namespace convcheck {
@@ -44,19 +47,54 @@ TEST(BenchdnnWriter, NamesLayoutsWithOneDnnsTags) {
   EXPECT_EQ(benchdnn_weight_tag(WeightLayout::xio, false, 1), "cba");   // wio
 }
 
+TEST(BenchdnnWriter, SpellsADeconvInItsOwnSizesWithTheOutputCarryingItsOutputPadding) {
+  // Height: out = 4 * 2 - 1 - 1 + 2 + 1 + 1 = 10; width: out = 3 + 0 + 1 = 4.
+  EXPECT_EQ(benchdnn_descriptor(parse_descriptor("mb1ic3ih5iw4oc2kh3kw1sh2pt1pb1oph1_deconv")),
+            "mb1_ic3oc2_ih5oh10kh3sh2dh0ph1_iw4ow4kw1sw1dw0pw0");
+  EXPECT_EQ(benchdnn_descriptor(parse_descriptor("g2mb2ic4iw6oc6kw3dlw3pr-2opw1_deconv")),
+            "mb2_g2ic4oc6_iw6ow15kw3sw1dw2pw0"); // 5 + 2 + 3 * 2 + 1 + 1
+}
+
+TEST(BenchdnnWriter, NamesADeconvsWeightWithOneDnnsTagsForItsLogicalOrder) {
+  // oneDNN's deconvolution weight is [G,] O, I, k... logically; convcheck's canonical deconv weight is
+  // [C_in, C_out/G, k...], oneDNN's iohw / giohw (oracles/support/onednn_descs.cpp hands it so).
+  EXPECT_EQ(benchdnn_weight_tag(WeightLayout::oix, false, 2, Op::deconv), "bacd");   // iohw
+  EXPECT_EQ(benchdnn_weight_tag(WeightLayout::oix, true, 2, Op::deconv), "acbde");   // giohw
+  EXPECT_EQ(benchdnn_weight_tag(WeightLayout::oix, false, 1, Op::deconv), "bac");    // iow
+  EXPECT_EQ(benchdnn_weight_tag(WeightLayout::oix, true, 3, Op::deconv), "acbdef");  // giodhw
+  EXPECT_EQ(benchdnn_weight_tag(WeightLayout::xio, false, 2, Op::deconv), "cdab");   // hwoi
+  EXPECT_EQ(benchdnn_weight_tag(WeightLayout::oxi, false, 2, Op::deconv), "bcda");   // ihwo
+  EXPECT_EQ(benchdnn_weight_tag(WeightLayout::oxi, true, 2, Op::deconv), "acdeb");   // g, i, h, w, o
+}
+
 TEST(BenchdnnWriter, RefusesACropAtTheBeginningWithTheProblem) {
   EXPECT_THROW(benchdnn_descriptor(parse_descriptor("mb1ic2iw9oc3kw3pl-1")), InputError);
 }
 
 // Every generated problem without a crop at the beginning reads back to itself, end padding as benchdnn derives it.
 RC_GTEST_PROP(BenchdnnWriter, ReadsBackToTheSameProblem, ()) {
-  const Problem problem = *convs(); // `--conv` lines; a deconv finding is not written as `--deconv` yet
+  const Problem problem = *convs(); // `--conv` lines (the deconv property is below)
   bool cropped_at_beginning = false;
   for (const SpatialAxis &axis : problem.axes) cropped_at_beginning |= axis.pad_begin < 0;
   RC_PRE(!cropped_at_beginning);
   const BenchdnnLine line = parse_benchdnn_line(benchdnn_descriptor(problem));
   RC_ASSERT(line.problem.has_value());
   RC_ASSERT(format_descriptor(*line.problem) == format_descriptor(geometry_of(with_derived_pad_end(problem))));
+}
+
+// Every deconv transposed from a drawn conv (valid by construction) without a crop at the beginning reads back through
+// the deconv driver to itself, its end split as the reader splits it: the same deconv element for element.
+RC_GTEST_PROP(BenchdnnWriter, ReadsADeconvBackToTheSameDeconv, ()) {
+  const Problem problem = transposed(*convs(), *rc::gen::arbitrary<uint64_t>());
+  bool cropped_at_beginning = false;
+  for (const SpatialAxis &axis : problem.axes) cropped_at_beginning |= axis.pad_begin < 0;
+  RC_PRE(!cropped_at_beginning);
+  const BenchdnnLine line = parse_benchdnn_line(benchdnn_descriptor(problem), Op::deconv);
+  RC_ASSERT(line.problem.has_value());
+  const Problem expected = geometry_of(with_derived_pad_end(problem));
+  RC_ASSERT(format_descriptor(*line.problem) == format_descriptor(expected));
+  RC_ASSERT(equivalent_conv(expected) == equivalent_conv(geometry_of(problem)));
+  RC_ASSERT(is_valid(*line.problem, std::numeric_limits<int64_t>::max()));
 }
 
 // The real findings of corpus/upstream/ (what `repro --emit benchdnn` prints for them) read back to their problems.
