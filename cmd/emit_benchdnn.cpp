@@ -10,6 +10,7 @@
 #include "core/input_error.hpp"
 #include "core/problem/benchdnn_writer.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/problem/precision_table.hpp"
 #include "core/numerics/isa_cap.hpp"
 #include "oracles/onednn.hpp"
 
@@ -17,7 +18,21 @@ namespace convcheck {
 
 namespace {
 
-std::string command_line(const CaseFile &case_file, Direction direction) {
+/// benchdnn's `--dt=SRC:WEI:DST` (one word when the three are one format). It accumulates in f64 when every tensor is f64 and in f32 otherwise
+/// (core/problem/benchdnn_precision.hpp), so a case summed in another format (f32 tensors with f64 sums) has no
+/// benchdnn line: an InputError naming the case.
+std::string benchdnn_dt(const Problem &problem, const std::string &case_path) {
+  const Precision &p = problem.precision;
+  const DType implied = p.single() == DType::float64 ? DType::float64 : DType::float32;
+  if (p.acc != implied)
+    throw InputError(fmt::format("repro --emit benchdnn: {} is {}, summed in {}, and benchdnn sums {} tensors in {}",
+                                 case_path, format_descriptor(problem), to_string(p.acc), precision_words(p),
+                                 to_string(implied)));
+  if (p.src == p.weight && p.src == p.dst) return info(p.src).word; // one word for all three
+  return fmt::format("{}:{}:{}", info(p.src).word, info(p.weight).word, info(p.dst).word);
+}
+
+std::string command_line(const CaseFile &case_file, Direction direction, const std::string &dt) {
   const Case &c = case_file.conv_case;
   const Problem &problem = c.problem;
   const bool onednn = case_file.finding && case_file.finding->strategy == "onednn";
@@ -38,27 +53,26 @@ std::string command_line(const CaseFile &case_file, Direction direction) {
                        format_descriptor(with_derived_pad_end(problem)));
   // convcheck hands oneDNN its scratchpad (user mode): that is where #6035 writes past.
   // benchdnn's driver is the op (--conv, --deconv), and --dir the op's own direction.
-  return note + fmt::format("{}./benchdnn --{} --dir={} --dt=f32 --stag={} --wtag={} --dtag={} --alg=direct "
+  return note + fmt::format("{}./benchdnn --{} --dir={} --dt={} --stag={} --wtag={} --dtag={} --alg=direct "
                      "--attr-scratchpad=user {}\n",
                      known != nullptr ? fmt::format("ONEDNN_MAX_CPU_ISA={} ", known->onednn_value) : "",
-                     to_string(problem.op), benchdnn_dir(direction), data, weight, data, benchdnn_descriptor(problem));
+                     to_string(problem.op), benchdnn_dir(direction), dt, data, weight, data,
+                     benchdnn_descriptor(problem));
 }
 
 } // namespace
 
 std::string emit_benchdnn(const CaseFile &case_file, const std::string &case_path) {
   const Problem &problem = case_file.conv_case.problem;
-  if (problem.precision != Precision::uniform(DType::float32))
-    throw InputError(fmt::format("repro --emit benchdnn: {} is {}, and oneDNN's CPU convolution is float32 only",
-                                 case_path, format_descriptor(problem)));
+  const std::string dt = benchdnn_dt(problem, case_path);
   std::string text = fmt::format("# {}: {}\n", case_path, format_descriptor(problem));
   if (case_file.finding) {
     text += fmt::format("# {} {}: {}\n", case_file.finding->strategy, case_file.finding->direction,
                         case_file.finding->problem);
     if (!case_file.finding->implementation.empty()) text += fmt::format("# ran {}\n", case_file.finding->implementation);
-    return text + command_line(case_file, parse_direction(case_file.finding->direction, "/finding/direction"));
+    return text + command_line(case_file, parse_direction(case_file.finding->direction, "/finding/direction"), dt);
   }
-  for (const DirectionInfo &each : directions(problem.op)) text += command_line(case_file, each.direction);
+  for (const DirectionInfo &each : directions(problem.op)) text += command_line(case_file, each.direction, dt);
   return text;
 }
 

@@ -15,6 +15,7 @@
 #include "core/input_error.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/problem/op.hpp"
+#include "core/problem/precision_table.hpp"
 #include "core/problem/witness_reach.hpp"
 #include "core/numerics/isa_cap.hpp"
 
@@ -43,11 +44,16 @@ def run(dtype, absolute=False):
     return {{"output": y.detach(), "grad_data": x.grad, "grad_weight": w.grad}}
 
 got, expected, magnitude = run(torch.{dtype}), run(torch.float64), run(torch.float64, absolute=True)
-u = {unit}  # the bound (convcheck's core/numerics/tolerance.hpp): 2 * gamma(k+1, u) * sum |a*b|
+# The bound (convcheck's core/numerics/tolerance.hpp), with S = sum |a*b| and g = gamma(k+1, u_acc) for torch's
+# {acc} sums: 2 * (g * S + u_dst * (|y| + g * S) + eta_dst / 2), the second and third terms the one rounding of the
+# sum to {dtype} (none when that is the accumulation format).
+u_acc, u_dst, eta_dst = {u_acc}, {u_dst}, {eta_dst}
 bug = False
 for direction, terms in (("output", {terms_output}), ("grad_data", {terms_data}), ("grad_weight", {terms_weight})):
     error = (got[direction].double() - expected[direction]).abs()
-    bound = 2 * (terms + 1) * u / (1 - (terms + 1) * u) * magnitude[direction] + 1e-37
+    g = (terms + 1) * u_acc / (1 - (terms + 1) * u_acc)
+    storage = u_dst * (expected[direction].abs() + g * magnitude[direction]) + eta_dst / 2
+    bound = 2 * (g * magnitude[direction] + storage) + 1e-37
     over = ~(error <= bound)
     print(f"{{direction}}: max |error| {{error.max().item():g}}, {{int(over.sum())}} elements over the bound", flush=True)
     bug |= bool(over.any())
@@ -111,8 +117,12 @@ int64_t terms(const Problem &problem, Direction direction) {
 std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path) {
   const Case &c = case_file.conv_case;
   const Problem &problem = c.problem;
-  const auto single = problem.precision.single();
-  if (!single) throw InputError(fmt::format("repro --emit pytorch: {} mixes float formats, which torch's conv does not", case_path));
+  // torch computes a conv in its inputs' format and returns that format; bfloat16 and float16 sum in float32.
+  const Precision &p = problem.precision;
+  if (p.src != p.weight || p.src != p.dst)
+    throw InputError(fmt::format("repro --emit pytorch: {} is {}, and torch's conv returns its inputs' format",
+                                 case_path, precision_words(p)));
+  const DTypeInfo &storage = info(p.dst), &acc = info(info(p.dst).accumulates ? p.dst : DType::float32);
   const std::string cap = isa_cap_of(c);
   const IsaCap *known = find_isa_cap(cap);
   const std::string capability = aten_capability_of(c);
@@ -138,8 +148,10 @@ std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path
       fmt::arg("layout", problem.data_layout == DataLayout::ncx || problem.ndims == 1 ? "torch.contiguous_format"
                          : problem.ndims == 2                                     ? "torch.channels_last"
                                                                                   : "torch.channels_last_3d"),
-      fmt::arg("dtype", *single == DType::float64 ? "float64" : "float32"),
-      fmt::arg("unit", *single == DType::float64 ? "2.0 ** -53" : "2.0 ** -24"),
+      fmt::arg("dtype", storage.name), fmt::arg("acc", acc.name),
+      fmt::arg("u_acc", fmt::format("{}", acc.unit_roundoff)),
+      fmt::arg("u_dst", fmt::format("{}", storage.dtype == acc.dtype ? 0.0 : storage.unit_roundoff)),
+      fmt::arg("eta_dst", fmt::format("{}", storage.dtype == acc.dtype ? 0.0 : storage.smallest_subnormal)),
       fmt::arg("terms_output", terms(problem, Direction::output)),
       fmt::arg("terms_data", terms(problem, Direction::grad_data)),
       fmt::arg("terms_weight", terms(problem, Direction::grad_weight)));
