@@ -141,8 +141,7 @@ void add_run_options(po::options_description &description, RunOptions &options) 
        "then a finding again")
       ("isa-caps", po::value(&options.isa_caps),
        "comma-separated ISA caps oneDNN runs cases under, each drawn alike per case (default: the host's highest "
-       "for 7/8 of the cases, a lower family for 1/8: avx2, or sse41 on an AVX2 host; `convcheck strategies` "
-       "lists what the host has)");
+       "for 7/8 of the cases, avx2 for 1/8; `convcheck strategies` lists what the host has)");
 }
 
 po::variables_map parse_arguments(const std::vector<std::string> &args, const po::options_description &description,

@@ -95,9 +95,8 @@ std::vector<std::string> host_isa_caps() {
 
 namespace {
 
-/// A campaign's caps by slot: by default 7 of 8 slots for the host's highest cap and 1 for a lower family: avx2,
-/// the family most machines run and where both oneDNN bugs of docs/findings.md live, on a host above it, and on an
-/// AVX2 host the family below (sse41), so that every host runs two kernel families in one campaign. A case whose cap is not its worker's crosses a
+/// A campaign's caps by slot: by default 7 of 8 slots for the host's highest cap and 1 for avx2, the family most
+/// machines run and where both oneDNN bugs of docs/findings.md live. A case whose cap is not its worker's crosses a
 /// pipe to a server process of that cap, and each server costs its worker a start (about 60 ms of CPU: exec, the
 /// libraries, oneDNN's first JIT kernels) and each such case about 0.1 ms (measured; oneDNN itself costs about
 /// 0.1 ms a case), so the default keeps to one lower cap and an eighth of the cases: a default one-worker campaign
@@ -111,8 +110,7 @@ Draw default_draw() {
   const std::vector<std::string> host = host_isa_caps();
   if (host.empty()) return {{""}};
   Draw draw{std::vector<std::string>(7, host.back())};
-  const bool above_avx2 = host.back() != "avx2" && host_lacks("avx2").empty();
-  draw.slots.push_back(above_avx2 ? "avx2" : host.size() >= 2 ? host[host.size() - 2] : host.back());
+  draw.slots.push_back(host.back() != "avx2" && host_lacks("avx2").empty() ? "avx2" : host.back());
   return draw;
 }
 

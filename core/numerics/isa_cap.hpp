@@ -39,7 +39,7 @@ std::string host_lacks(const std::string &name);
 std::vector<std::string> host_isa_caps();
 
 /// The cap of case `case_index` of a campaign seeded `seed`: by default the host's highest cap for 7/8 of the
-/// cases and a lower family (avx2, or sse41 on an AVX2 host) for 1/8 (isa_cap.cpp says why); after set_drawn_isa_caps, each of those caps alike.
+/// cases and avx2 for 1/8 (isa_cap.cpp says why); after set_drawn_isa_caps, each of those caps alike.
 std::string drawn_isa_cap(uint64_t seed, uint64_t case_index);
 
 /// `--isa-caps a,b`: the caps cases are drawn from, process-wide, set before workers are forked ("" restores the
