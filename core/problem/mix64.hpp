@@ -8,7 +8,12 @@
 
 namespace convcheck {
 
-/// SplitMix64 finaliser: a bijective 64-bit mix.
-uint64_t mix64(uint64_t x);
+/// SplitMix64 finaliser: a bijective 64-bit mix. Inline: the fill calls it once per element.
+constexpr uint64_t mix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
 
 } // namespace convcheck

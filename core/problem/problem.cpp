@@ -131,11 +131,6 @@ std::optional<int64_t> weight_layout_rank(const std::string &text) {
   return found ? std::optional(found->second) : std::nullopt;
 }
 
-int64_t SpatialAxis::out() const {
-  const int64_t span = in + pad_begin + pad_end - dilated_kernel();
-  return span < 0 ? 0 : span / stride + 1;
-}
-
 int64_t SpatialAxis::transposed_out() const {
   return (in - 1) * stride - pad_begin - pad_end + dilation * (kernel - 1) + output_padding + 1;
 }

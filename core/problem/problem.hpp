@@ -63,8 +63,12 @@ struct SpatialAxis {
   int64_t output_padding = 0;
 
   /// The output size OF A CONV; 0 or less when the dilated kernel does not fit (an invalid problem). A problem's
-  /// output size on an axis, whatever its op, is Problem::out_size (the op's formula, core/problem/op.hpp).
-  int64_t out() const;
+  /// output size on an axis, whatever its op, is Problem::out_size (the op's formula, core/problem/op.hpp). Inline:
+  /// the loop strategies and the reference call it in their inner loops.
+  int64_t out() const {
+    const int64_t span = in + pad_begin + pad_end - dilated_kernel();
+    return span < 0 ? 0 : span / stride + 1;
+  }
   /// The output size of a deconv (conv_transpose): (in - 1) * stride - pad_begin - pad_end + dilation *
   /// (kernel - 1) + output_padding + 1 (PyTorch's ConvTranspose formula).
   int64_t transposed_out() const;
