@@ -1,4 +1,4 @@
-/* An example convcheck plugin of the `fft` class (include/convcheck/plugin.h, ABI version 2; docs/external.md): the
+/* An example convcheck plugin of the `fft` class (include/convcheck/plugin.h, ABI version 3; docs/external.md): the
  * forward convolution by a radix-2 FFT in single-precision complex arithmetic, 1-D and 2-D, float32, groups,
  * stride, dilation, padding and crops, any layout (it reads and writes through the strides). Each axis of the padded
  * input (length P) and the dilated kernel (length D) is zero-padded to a power of two L >= P + D - 1, so the

@@ -1,4 +1,4 @@
-/* An example convcheck plugin of the `winograd` class (include/convcheck/plugin.h, ABI version 2; docs/external.md):
+/* An example convcheck plugin of the `winograd` class (include/convcheck/plugin.h, ABI version 3; docs/external.md):
  * Winograd minimal filtering F(4,3) per spatial axis with Lavin and Gray's transforms ("Fast Algorithms for
  * Convolutional Neural Networks", CVPR 2016), float32, 1-D and 2-D, the output and the data gradient, groups,
  * padding and crops, any layout (it reads and writes through the strides). It declares what it is and what it takes:
@@ -12,7 +12,7 @@
  *
  * Built with -DCONVCHECK_EXAMPLE_ABI_V1 it describes itself as a version-1 plugin, whose description ends at `run`
  * (tests/cmd/plugin_test.cpp builds it so as libwinograd_v1_plugin.so): convcheck then reads it as `direct`, and its
- * correct F(4,3) results fail the direct bound; that is what version 2's `algorithm` is for. */
+ * correct F(4,3) results fail the direct bound; that is what `algorithm` (ABI version 2 on) is for. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
