@@ -65,7 +65,8 @@ Tensor gather(const Tensor &tensor, const AxisOffsets &tables) {
   for (const auto &table : tables) shape.push_back(static_cast<int64_t>(table.size()));
   Tensor result(tensor.dtype(), shape);
   if (result.size() == 0) return result;
-  visit_computed(result, [&](auto *out) {
+  // Copies only: any storage format (zero bits are zero in each, so the padding needs no value).
+  visit_typed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     gather_rows(tensor.data<T>(), out, tables);
   });
@@ -177,7 +178,7 @@ Tensor concatenate(const std::vector<Tensor> &parts, int axis) {
   }
   Tensor result(parts.front().dtype(), shape);
   const int64_t outer = element_count(Shape(shape.begin(), shape.begin() + axis));
-  visit_computed(result, [&](auto *out) {
+  visit_typed(result, [&](auto *out) { // copies only: any storage format
     using T = std::remove_pointer_t<decltype(out)>;
     // Row-major: each outer index holds the parts' blocks one after the other.
     for (int64_t o = 0; o < outer; ++o)
