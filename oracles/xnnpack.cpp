@@ -16,10 +16,12 @@
 // 1-D problems are 2-D ones with a unit height, as convcheck holds them. XNNPACK has no 3-D convolution operator and
 // no gradient operators (it is an inference library), so those are skipped. Its f16 operator runs, on x86, kernels for
 // AVX2 CPUs (F16C conversions), which round the partial sums to f16 by design, after every FMA, to compute as ARM's
-// native f16 does (docs/findings.md): no precision row holds an f16 accumulation, so under the f16:f16:f16:f32
-// bound every case with a few terms fails, and f16 is held back
-// (core/run/held_back.hpp; --run-held-back runs it). Where XNNPACK has no f16 kernels (its create call returns xnn_status_unsupported_hardware, asked once per process
-// on a small probe operator), an f16 case is skipped with that reason.
+// native f16 does (docs/findings.md): so its results are judged as `direct:storage` (core/numerics/algorithm.hpp),
+// under the bound of a sum kept in f16, not f16:f16:f16:f32's float32 one (under which every case with a few terms
+// failed); a sum too long for f16 to bound (over 1,022 terms) is skipped with that reason. Its f32 results are
+// direct, as that class is for a float32 result. Where XNNPACK has no f16 kernels (its create call returns
+// xnn_status_unsupported_hardware, asked once per process on a small probe operator), an f16 case is skipped with
+// that reason.
 //
 // The weights are packed into the operator at creation, and every case has new weights: an operator serves one case
 // and nothing can be cached across cases (this XNNPACK has no weights cache, xnn_create_weights_cache came later).
@@ -290,13 +292,7 @@ std::string unsupported(const Problem &p, Direction direction) {
                        deconv ? "deconv " : "", to_string(direction), deconv ? "deconvolution" : "convolution");
   if (deconv)
     if (std::string refused = deconv_unsupported(p); !refused.empty()) return refused;
-  if (p.precision.src == DType::float16) {
-    if (!f16_missing().empty()) return f16_missing();
-    if (!run_held_back())
-      return "XNNPACK ae108ef's f16 convolution accumulates in f16 by design (its x86 kernels round after each FMA, "
-             "as ARM's f16 arithmetic does), not in the float32 of f16:f16:f16:f32; convcheck has no f16-accumulation "
-             "row: held back (docs/findings.md)";
-  }
+  if (p.precision.src == DType::float16 && !f16_missing().empty()) return f16_missing();
   for (const SpatialAxis *axis : {&p.height(), &p.width()})
     if (!deconv && cropped(*axis) < 1) // XNNPACK's setup refuses an empty input (input_width == 0 || input_height == 0)
       return fmt::format("the crops leave none of the input on an axis (size {}, padding {} and {}): XNNPACK takes "
@@ -328,9 +324,10 @@ const Registration registration{{
     .description = "XNNPACK (0.0~git20220216) NHWC f32 convolution and deconvolution operators (a deconv's "
                    "output_padding is XNNPACK's adjustment, below the stride): forward only (no gradient operators), "
                    "1-D as 2-D with unit height (no 3-D operator), four independent paddings, crops cut from the "
-                   "input, groups, stride, dilation; one operator created per case; f16 (f16:f16:f16:f32) where the host has "
-                   "XNNPACK's f16 kernels, else skipped with the reason, and held back where it has them (its f16 "
-                   "kernels round partial sums to f16; --run-held-back runs them)",
+                   "input, groups, stride, dilation; one operator created per case; f16 (f16:f16:f16:f32) where the "
+                   "host has XNNPACK's f16 kernels, else skipped with the reason, judged as direct:storage (its f16 "
+                   "kernels round partial sums to f16)",
+    .algorithm = {AlgorithmKind::direct, 0, {}, true},
     .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2}, .dtypes = {DType::float32},
                  .precisions = {{DType::float16, DType::float16, DType::float16, DType::float32}}, .crops = true},
     .unsupported = unsupported,

@@ -57,7 +57,7 @@ std::vector<Point> lavin_gray_points(int64_t count) {
 
 std::string describe(const Algorithm &algorithm) {
   switch (algorithm.kind) {
-  case AlgorithmKind::direct: return "direct";
+  case AlgorithmKind::direct: return algorithm.storage_sums ? "direct, sums in the result's format" : "direct";
   case AlgorithmKind::fft: return "fft";
   case AlgorithmKind::winograd: break;
   }
@@ -68,7 +68,7 @@ std::string describe(const Algorithm &algorithm) {
 
 std::string to_string(const Algorithm &algorithm) {
   switch (algorithm.kind) {
-  case AlgorithmKind::direct: return "direct";
+  case AlgorithmKind::direct: return algorithm.storage_sums ? "direct:storage" : "direct";
   case AlgorithmKind::fft: return "fft";
   case AlgorithmKind::winograd: break;
   }
@@ -79,10 +79,12 @@ std::string to_string(const Algorithm &algorithm) {
 
 Algorithm parse_algorithm(const std::string &text, const std::string &what) {
   if (text == "direct" || text.empty()) return {};
+  if (text == "direct:storage") return {AlgorithmKind::direct, 0, {}, true};
   if (text == "fft") return {AlgorithmKind::fft, 0, {}};
   if (text == "winograd") return {AlgorithmKind::winograd, 2, {}};
   if (!text.starts_with("winograd:"))
-    throw InputError(fmt::format("unknown {} '{}' (direct, fft, winograd, winograd:M or winograd:M:P0,P1,...)",
+    throw InputError(fmt::format("unknown {} '{}' (direct, direct:storage, fft, winograd, winograd:M or "
+                                 "winograd:M:P0,P1,...)",
                                  what, text));
   std::istringstream parts(text.substr(9));
   std::string tile, points;

@@ -8,7 +8,12 @@
 //   fft       convolution by the discrete Fourier transform; a normwise bound per output signal:
 //             core/numerics/fft_bound.hpp
 //
-// Spelled "direct", "fft", "winograd" (F(2,3)), "winograd:4" (F(4,3)), or with points "winograd:4:0,1,-1,2,-2":
+// and `direct:storage`: direct summation whose partial sums are kept in the result's storage format (float16
+// arithmetic, as ARM's native f16 and XNNPACK's f16 kernels compute) rather than in the problem's accumulation
+// format; judged under the direct bound of that format's accumulation (core/numerics/storage_sums_bound.cpp).
+//
+// Spelled "direct", "direct:storage", "fft", "winograd" (F(2,3)), "winograd:4" (F(4,3)), or with points
+// "winograd:4:0,1,-1,2,-2":
 // the output tile m and the finite interpolation points (the point at infinity is always the last). The kernel r
 // of each axis is the problem's; an axis whose kernel is 1 has no transform.
 
@@ -31,6 +36,7 @@ struct Algorithm {
   AlgorithmKind kind = AlgorithmKind::direct;
   int64_t tile = 0;           ///< winograd: outputs per tile along each transformed axis (m)
   std::vector<Point> points;  ///< winograd: the finite points; empty means Lavin and Gray's for (m, r)
+  bool storage_sums = false;  ///< direct: partial sums rounded to the result's format after every step
   bool operator==(const Algorithm &) const = default;
 };
 

@@ -39,6 +39,9 @@ struct AlgorithmBound {
   int64_t signal_size = 0;     ///< > 0: judged normwise over each run of signal_size consecutive elements
   std::vector<double> signal;  ///< the bound of each such run's 2-norm error
   std::string judged_under;    ///< "direct", "winograd F(4x4,3x3)", "fft (normwise per signal)", with any note
+  /// Why the result cannot be judged under its class at all ("" when it can): a bound that is infinite somewhere
+  /// would pass anything there, so such a result is skipped with this reason instead.
+  std::string unjudgeable;
 };
 
 /// gamma_k(u) = k*u / (1 - k*u) (Higham section 3.1); infinite when k*u >= 1/2.
@@ -55,6 +58,11 @@ AlgorithmBound algorithm_bound(const Case &conv_case, Direction direction, const
 AlgorithmBound winograd_bound(const Case &conv_case, Direction direction, const Algorithm &algorithm,
                               const DirectionReference &reference);
 AlgorithmBound fft_bound(const Case &conv_case, Direction direction);
+/// direct:storage: the reference's bound with the result's format as the accumulation format, where that format is
+/// narrower than the problem's (a float16 result summed in float16); the reference's own bound elsewhere.
+/// Unjudgeable where a sum is too long for that format to bound ((n + 1) * u >= 1/2: past 1,022 terms in float16,
+/// 126 in bfloat16).
+AlgorithmBound storage_sums_bound(const Case &conv_case, Direction direction, const DirectionReference &reference);
 
 /// Whether every element of `tensor` is an integer.
 bool all_integers(const Tensor &tensor);

@@ -53,7 +53,7 @@ Outcome judge(const std::string &name, Direction direction, const Tensor &got, c
 
 Outcome judge(const std::string &name, Direction direction, const Tensor &got, const DirectionReference &reference,
               const Case &conv_case, const Algorithm &algorithm) {
-  if (algorithm.kind == AlgorithmKind::direct) return judge(name, direction, got, reference);
+  if (algorithm.kind == AlgorithmKind::direct && !algorithm.storage_sums) return judge(name, direction, got, reference);
   Outcome outcome{name, direction, Verdict::failed, {}, {}, {}};
   AlgorithmBound bound;
   try {
@@ -64,6 +64,11 @@ Outcome judge(const std::string &name, Direction direction, const Tensor &got, c
   }
   outcome.judged_under = bound.judged_under;
   outcome.algorithm = to_string(algorithm);
+  if (!bound.unjudgeable.empty()) {
+    outcome.verdict = Verdict::skipped;
+    outcome.detail = bound.unjudgeable;
+    return outcome;
+  }
   if (got.empty()) {
     outcome.detail = "no result";
     return outcome;

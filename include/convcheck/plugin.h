@@ -136,7 +136,8 @@ typedef struct convcheck_plugin {
   int (*run)(const convcheck_problem *problem, convcheck_run *run);
 
   /* Since version 2 (a version-1 plugin has none of what follows). */
-  /* The algorithm class its results are judged under, as docs/bounds.md spells it: "direct" (or NULL), "fft",
+  /* The algorithm class its results are judged under, as docs/bounds.md spells it: "direct" (or NULL),
+   * "direct:storage" (partial sums kept in the result's format, such as float16 arithmetic), "fft",
    * "winograd" (F(2,3)), "winograd:4" (F(4,3) on Lavin and Gray's points), "winograd:4:0,5/8,-5/8,3/2,-3/2" (its own
    * finite points). A spelling convcheck does not read is an error naming the plugin. */
   const char *algorithm;

@@ -1,0 +1,39 @@
+// The bound of `direct:storage` (core/numerics/algorithm.hpp): direct summation whose partial sums are rounded to
+// the result's format after every step, s_k = fl_r(s_{k-1} + a_k * b_k), as XNNPACK's f16 kernels compute on x86
+// (a float32 FMA, then the sum converted to f16) and ARM's f16 arithmetic does natively. Each step is then one
+// rounding of unit roundoff u_r (plus the float32 FMA's 2^-24, which the safety factor of 2 covers), so the result
+// is an inner product computed in a format of unit roundoff u_r: Higham's (3.5) bound gamma_n(u_r) * sum|a_i b_i|.
+// That is the reference's own bound (core/numerics/tolerance.hpp) with the result's format as the accumulation
+// format, and nothing else changes: the stored result is the last partial sum, so no separate storage rounding.
+// The limits are docs/bound.md's: gamma_{n+1}(u) is finite only while (n + 1) * u < 1/2.
+
+#include <cmath>
+#include <cstddef>
+
+#include <fmt/format.h>
+
+#include "core/numerics/algorithm_bound.hpp"
+
+namespace convcheck {
+
+AlgorithmBound storage_sums_bound(const Case &c, Direction direction, const DirectionReference &reference) {
+  const DType result = result_dtype(c.problem, direction);
+  if (info(result).unit_roundoff <= info(c.problem.precision.acc).unit_roundoff)
+    return {reference.bound, 0, {}, "direct (sums in the result's format, no narrower than the accumulation's)"};
+  Case narrowed{c.problem, {}, c.seed, c.case_index, c.fill, c.isa_cap, c.aten_capability};
+  narrowed.problem.precision.acc = result;
+  for (Role role : input_roles) narrowed[role] = c[role].clone();
+  AlgorithmBound bound{compute_reference(narrowed, direction).bound, 0, {},
+                       fmt::format("direct with sums in {}", to_string(result))};
+  for (double element : bound.element)
+    if (!std::isfinite(element)) {
+      bound.unjudgeable = fmt::format(
+          "declared direct:storage: sums kept in {} have no finite error bound past {} terms, and this result has "
+          "longer ones",
+          to_string(result), static_cast<int64_t>(std::ceil(0.5 / info(result).unit_roundoff)) - 2);
+      break;
+    }
+  return bound;
+}
+
+} // namespace convcheck
