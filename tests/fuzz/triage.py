@@ -28,7 +28,8 @@ BUILD_ID = re.compile(r" \(BuildId: [0-9a-f]+\)$")
 # Frames that belong to the machinery between the bug and the report, never to the code at fault.
 MACHINERY_FUNCTIONS = re.compile(
     r"^(__interceptor_|__asan|__lsan|__ubsan|__sanitizer|fuzzer::|__libc_|__GI_|"
-    r"(malloc|calloc|realloc|free|memcpy|memmove|memset|memcmp|strlen|strnlen|raise|abort|gsignal)$|"
+    r"(malloc|calloc|realloc|free|memcpy|memmove|memset|memcmp|memchr|strlen|strnlen|strdup|strndup|strcpy|strncpy|"
+    r"strcat|strncat|strcmp|strncmp|strchr|strrchr|strstr|raise|abort|gsignal)$|"
     r"operator (new|delete))")
 # libc by module, or by the relative glibc source path its frames show where its debug info is installed.
 MACHINERY_MODULES = re.compile(r"/libc\.so|/libclang_rt|/ld-linux|^(string|sysdeps|csu|nptl|signal|stdlib)/")
