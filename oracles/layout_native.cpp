@@ -88,14 +88,6 @@ IndexSpan outputs_reading(const SpatialAxis &axis, int64_t outputs, int64_t tap)
   return in_range(tap * axis.dilation - axis.pad_begin, axis.stride, outputs, axis.in);
 }
 
-/// The (tap, output position) pairs that read input position `position` (core/tensor/index_span.hpp).
-[[gnu::always_inline]] inline std::span<const std::pair<int64_t, int64_t>> readers_of(const TapReaders &readers,
-                                                                                     int64_t position) {
-  const auto first = static_cast<size_t>(readers.starts[static_cast<size_t>(position)]);
-  const auto last = static_cast<size_t>(readers.starts[static_cast<size_t>(position + 1)]);
-  return std::span(readers.pairs).subspan(first, last - first);
-}
-
 TapReaders tap_readers_of(const SpatialAxis &axis, int64_t outputs) {
   return tap_readers(axis.in, axis.kernel, outputs, axis.stride, axis.pad_begin, axis.dilation);
 }
@@ -186,11 +178,11 @@ void grad_data_loops(const Problem &c, const T *grad_output, const T *weight, T 
       for (int64_t y = 0; y < g.height.in; ++y)
         for (int64_t x = 0; x < g.width.in; ++x) {
           std::fill(sums.begin(), sums.end(), T{0});
-          for (const auto &[t, od] : readers_of(planes, z))
-            for (const auto &[r, p] : readers_of(rows, y)) {
+          for (const auto &[t, od] : planes.of(z))
+            for (const auto &[r, p] : rows.of(y)) {
               const T *grad_row = grad_output + g.output(n, 0, od, p, 0);
               const T *kernel_row = weight + g.weight(0, 0, t, r, 0);
-              for (const auto &[s, q] : readers_of(columns, x)) {
+              for (const auto &[s, q] : columns.of(x)) {
                 const T *pixel = grad_row + q * grad_column_step, *taps = kernel_row + s * tap_step;
                 for (int64_t kk = 0; kk < g.kg; ++kk)
                   grouped_axpy(sums.data(), groups, g.cg, pixel + kk * grad_step, g.kg * grad_step,

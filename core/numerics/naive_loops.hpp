@@ -18,7 +18,8 @@
 // for grad_data, (n, o) for grad_weight; so an accumulator that adds them one by one rounds exactly as a loop per
 // element would. Only the loops AROUND the elements are arranged for speed: the innermost loop runs along a row
 // of elements (output and grad_data) or along the sum itself (grad_weight), and which taps are in range is worked
-// out once per row (`in_range`) instead of being tested per tap.
+// out once per row (`in_range`, and for grad_data the taps that read each input row, `tap_readers`) instead of
+// being tested per tap.
 //
 // `Acc` receives the products, starting from a zero result:
 //   acc.axpy(first, result_stride, x, x_stride, w, count):  result[first + j*result_stride] += x[j*x_stride] * w
@@ -108,6 +109,9 @@ void naive_grad_data(const Problem &c, const In *grad_output, const In *weight, 
   const int64_t OD = dd.out(), P = hh.out(), Q = ww.out(), D = dd.in, H = hh.in, W = ww.in;
   const int64_t T = dd.kernel, R = hh.kernel, S = ww.kernel;
   const std::vector<TapColumns> columns = output_columns_per_tap(c);
+  // The (tap, output position) pairs that read each input plane and row, in tap order, worked out once.
+  const TapReaders planes = tap_readers(D, T, OD, dd.stride, dd.pad_begin, dd.dilation);
+  const TapReaders rows = tap_readers(H, R, P, hh.stride, hh.pad_begin, hh.dilation);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t i = 0; i < c.in_channels; ++i) {
       const int64_t g = i / cg, ci = i % cg;
@@ -115,12 +119,8 @@ void naive_grad_data(const Problem &c, const In *grad_output, const In *weight, 
         for (int64_t h = 0; h < H; ++h) {
           const int64_t row_first = (((n * c.in_channels + i) * D + z) * H + h) * W;
           for (int64_t k = g * kg; k < (g + 1) * kg; ++k)
-            for (int64_t t = 0; t < T; ++t) {
-              const int64_t od = output_reading(dd, z, t);
-              if (od < 0) continue;
-              for (int64_t r = 0; r < R; ++r) {
-                const int64_t p = output_reading(hh, h, r);
-                if (p < 0) continue;
+            for (const auto &[t, od] : planes.of(z))
+              for (const auto &[r, p] : rows.of(h)) {
                 const In *grad_row = grad_output + (((n * c.out_channels + k) * OD + od) * P + p) * Q;
                 const In *taps = weight + (((k * cg + ci) * T + t) * R + r) * S;
                 for (int64_t s = 0; s < S; ++s) {
@@ -130,7 +130,6 @@ void naive_grad_data(const Problem &c, const In *grad_output, const In *weight, 
                            column.outputs.size());
                 }
               }
-            }
         }
     }
 }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,12 @@ inline IndexSpan in_range(int64_t offset, int64_t step, int64_t count, int64_t s
 struct TapReaders {
   std::vector<int64_t> starts;
   std::vector<std::pair<int64_t, int64_t>> pairs;
+  /// The pairs that read input position `position`.
+  [[gnu::always_inline]] std::span<const std::pair<int64_t, int64_t>> of(int64_t position) const {
+    const auto first = static_cast<size_t>(starts[static_cast<size_t>(position)]);
+    const auto last = static_cast<size_t>(starts[static_cast<size_t>(position + 1)]);
+    return std::span(pairs).subspan(first, last - first);
+  }
 };
 
 inline TapReaders tap_readers(int64_t in_size, int64_t taps, int64_t out_size, int64_t stride, int64_t pad,

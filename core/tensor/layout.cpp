@@ -66,37 +66,49 @@ Tensor permute(const Tensor &tensor, const Permutation &perm) {
   const size_t rank = in.size();
   assert(perm.size() == rank && rank >= 1 && rank <= 8);
   const Shape out_shape = permuted_shape(in, perm);
-  // Input strides, read in output order, so the inner loop walks the output contiguously.
+  // Input strides, read in output order, so the copy walks the output contiguously. Output axes of extent 1 are
+  // dropped, and neighbours that are also neighbours in the input (stride[i] == stride[i+1] * extent[i+1]) merged:
+  // NCHW -> NHWC becomes [N, H*W, C]. When one axis is left, the bytes keep their order (with one channel, say).
   std::vector<int64_t> in_strides(rank, 1);
   for (size_t i = rank - 1; i-- > 0;) in_strides[i] = in_strides[i + 1] * in[i + 1];
-  std::vector<int64_t> stride(rank);
-  for (size_t i = 0; i < rank; ++i) stride[i] = in_strides[static_cast<size_t>(perm[i])];
-  // When the axes that move all have extent 1 (NCHW <-> NHWC with one channel, say), the bytes keep their order.
-  int64_t expected_stride = 1;
-  bool same_order = true;
-  for (size_t i = rank; i-- > 0;)
-    if (out_shape[i] > 1) {
-      same_order = same_order && stride[i] == expected_stride;
-      expected_stride *= out_shape[i];
+  std::vector<int64_t> extent, stride;
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t axis_stride = in_strides[static_cast<size_t>(perm[i])];
+    if (out_shape[i] == 1) continue;
+    if (!extent.empty() && stride.back() == axis_stride * out_shape[i]) {
+      extent.back() *= out_shape[i];
+      stride.back() = axis_stride;
+    } else {
+      extent.push_back(out_shape[i]);
+      stride.push_back(axis_stride);
     }
-  if (same_order) return tensor.clone().reshaped(out_shape);
+  }
+  if (extent.size() <= 1) return tensor.clone().reshaped(out_shape);
   Tensor result = Tensor::uninitialized(tensor.dtype(), out_shape);
   if (result.size() == 0) return result;
+  // An odometer over the outer axes; each step copies one tile of the two innermost, with the longer of them
+  // innermost, so the inner loop stays long when one is short ([N, H*W, C] with a few channels).
+  const size_t outer = extent.size() - 2;
+  const int64_t rows = extent[outer], row_stride = stride[outer];
+  const int64_t columns = extent[outer + 1], column_stride = stride[outer + 1];
   visit_typed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     const T *src = tensor.data<T>();
-    const int64_t run = out_shape[rank - 1], inner_stride = stride[rank - 1];
-    // An odometer over the outer axes; each step copies one innermost run.
-    std::vector<int64_t> index(rank, 0);
-    for (int64_t done = 0, runs = result.size() / run; done < runs; ++done, out += run) {
+    std::vector<int64_t> index(outer, 0);
+    for (int64_t done = 0, tiles = result.size() / (rows * columns); done < tiles; ++done, out += rows * columns) {
       int64_t offset = 0;
-      for (size_t i = 0; i + 1 < rank; ++i) offset += index[i] * stride[i];
+      for (size_t i = 0; i < outer; ++i) offset += index[i] * stride[i];
       const T *from = src + offset;
-      if (inner_stride == 1) std::copy(from, from + run, out); // the innermost axis stays innermost
+      if (column_stride == 1)
+        for (int64_t y = 0; y < rows; ++y) std::copy_n(from + y * row_stride, columns, out + y * columns);
+      else if (columns >= rows)
+        for (int64_t y = 0; y < rows; ++y)
+          for (int64_t x = 0; x < columns; ++x) out[y * columns + x] = from[y * row_stride + x * column_stride];
       else
-        for (int64_t d = 0; d < run; ++d) out[d] = from[d * inner_stride];
-      for (size_t i = rank - 1; i-- > 0;) {
-        if (++index[i] < out_shape[i]) break;
+        for (int64_t x = 0; x < columns; ++x)
+          for (int64_t y = 0; y < rows; ++y) out[y * columns + x] = from[y * row_stride + x * column_stride];
+      for (size_t i = outer; i-- > 0;) {
+        if (++index[i] < extent[i]) break;
         index[i] = 0;
       }
     }

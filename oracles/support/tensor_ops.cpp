@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <type_traits>
 
@@ -229,8 +230,8 @@ struct ConvGeometry {
 // block's first kernel, and `out` at output plane z of that kernel; kernel j of the block lies j * kernel_size and
 // its output j * plane_size further on.
 template <int lanes, class T>
-void element_plane(const T *image, const T *kernels, T *out, const std::vector<IndexSpan> &taps_of_column,
-                   const ConvGeometry &g) {
+void element_plane(const T *image, const char *zero_rows, const T *kernels, T *out,
+                   const std::vector<IndexSpan> &taps_of_column, const ConvGeometry &g) {
   for (int64_t y = 0; y < g.P; ++y) {
     const int64_t top = y * g.height.stride - g.height.pad_begin;
     const IndexSpan rows = in_range(top, g.height.dilation, g.R, g.H);
@@ -241,6 +242,7 @@ void element_plane(const T *image, const T *kernels, T *out, const std::vector<I
       for (int j = 0; j < lanes; ++j) sums[j] = out[j * g.plane_size + y * g.Q + x]; // the earlier kernel planes'
       for (int64_t c = 0; c < g.CG; ++c)
         for (int64_t r = rows.first; r < rows.last; ++r) {
+          if (zero_rows[c * g.D * g.H + top + r * g.height.dilation]) continue;
           const T *image_row = image + c * g.image_size + (top + r * g.height.dilation) * g.W;
           const T *taps = kernels + c * g.kernel_volume + r * g.S;
           for (int64_t s = ss.first; s < ss.last; ++s) {
@@ -278,12 +280,14 @@ template <int lanes, class T>
 }
 
 template <int lanes, class T>
-void row_plane(const T *image, const T *kernels, T *out, const std::vector<IndexSpan> &columns, const ConvGeometry &g) {
+void row_plane(const T *image, const char *zero_rows, const T *kernels, T *out, const std::vector<IndexSpan> &columns,
+               const ConvGeometry &g) {
   for (int64_t y = 0; y < g.P; ++y, out += g.Q) { // `out` holds the earlier kernel planes' sums (zero at first)
     const int64_t top = y * g.height.stride - g.height.pad_begin;
     const IndexSpan rows = in_range(top, g.height.dilation, g.R, g.H);
     for (int64_t c = 0; c < g.CG; ++c)
       for (int64_t r = rows.first; r < rows.last; ++r) {
+        if (zero_rows[c * g.D * g.H + top + r * g.height.dilation]) continue;
         const T *image_row = image + c * g.image_size + (top + r * g.height.dilation) * g.W;
         const T *taps = kernels + c * g.kernel_volume + r * g.S;
         for (int64_t s = 0; s < g.S; ++s) row_tap<lanes>(image_row, taps, out, s, columns[static_cast<size_t>(s)], g);
@@ -294,10 +298,12 @@ void row_plane(const T *image, const T *kernels, T *out, const std::vector<Index
 // Calls plane<lanes>(image plane, kernel plane, output plane) for every image, run of up to 4 kernels of one group,
 // output plane z and kernel plane t that lands inside the input, in that order (t ascending within z).
 template <class T, class Plane>
-void by_kernel_planes(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g, Plane &&plane) {
+void by_kernel_planes(const T *data, const char *zero_rows, const T *weight, T *out, int64_t batch,
+                      const ConvGeometry &g, Plane &&plane) {
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t k = 0; k < g.K;) {
       const T *image = data + (n * g.C + k / g.KG * g.CG) * g.image_size;
+      const char *image_zero_rows = zero_rows + (n * g.C + k / g.KG * g.CG) * g.D * g.H;
       const int64_t lanes = std::min<int64_t>(4, (k / g.KG + 1) * g.KG - k);
       for (int64_t z = 0; z < g.OD; ++z) {
         const int64_t front = z * g.depth.stride - g.depth.pad_begin;
@@ -305,12 +311,13 @@ void by_kernel_planes(const T *data, const T *weight, T *out, int64_t batch, con
         T *at = out + (n * g.K + k) * g.plane_size + z * g.P * g.Q;
         for (int64_t t = planes.first; t < planes.last; ++t) {
           const T *image_plane = image + (front + t * g.depth.dilation) * g.H * g.W;
+          const char *plane_zero_rows = image_zero_rows + (front + t * g.depth.dilation) * g.H;
           const T *kernel_plane = weight + k * g.kernel_size + t * g.R * g.S;
           switch (lanes) {
-          case 4: plane(std::integral_constant<int, 4>{}, image_plane, kernel_plane, at); break;
-          case 3: plane(std::integral_constant<int, 3>{}, image_plane, kernel_plane, at); break;
-          case 2: plane(std::integral_constant<int, 2>{}, image_plane, kernel_plane, at); break;
-          default: plane(std::integral_constant<int, 1>{}, image_plane, kernel_plane, at); break;
+          case 4: plane(std::integral_constant<int, 4>{}, image_plane, plane_zero_rows, kernel_plane, at); break;
+          case 3: plane(std::integral_constant<int, 3>{}, image_plane, plane_zero_rows, kernel_plane, at); break;
+          case 2: plane(std::integral_constant<int, 2>{}, image_plane, plane_zero_rows, kernel_plane, at); break;
+          default: plane(std::integral_constant<int, 1>{}, image_plane, plane_zero_rows, kernel_plane, at); break;
           }
         }
       }
@@ -318,24 +325,43 @@ void by_kernel_planes(const T *data, const T *weight, T *out, int64_t batch, con
     }
 }
 
-template <class T> void row_schedule(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g) {
+template <class T>
+void row_schedule(const T *data, const char *zero_rows, const T *weight, T *out, int64_t batch, const ConvGeometry &g) {
   std::vector<IndexSpan> columns(static_cast<size_t>(g.S)); // the x whose tap s lands inside: 0 <= x*sw - pl + s*dw < W
   for (int64_t s = 0; s < g.S; ++s)
     columns[static_cast<size_t>(s)] = in_range(s * g.width.dilation - g.width.pad_begin, g.width.stride, g.Q, g.W);
-  by_kernel_planes(data, weight, out, batch, g, [&](auto lanes, const T *image, const T *kernels, T *at) {
-    row_plane<decltype(lanes)::value>(image, kernels, at, columns, g);
-  });
+  by_kernel_planes(data, zero_rows, weight, out, batch, g,
+                   [&](auto lanes, const T *image, const char *image_zero_rows, const T *kernels, T *at) {
+                     row_plane<decltype(lanes)::value>(image, image_zero_rows, kernels, at, columns, g);
+                   });
 }
 
 template <class T>
-void element_schedule(const T *data, const T *weight, T *out, int64_t batch, const ConvGeometry &g) {
+void element_schedule(const T *data, const char *zero_rows, const T *weight, T *out, int64_t batch,
+                      const ConvGeometry &g) {
   std::vector<IndexSpan> taps_of_column(static_cast<size_t>(g.Q)); // the s that land inside for output column x
   for (int64_t x = 0; x < g.Q; ++x)
     taps_of_column[static_cast<size_t>(x)] =
         in_range(x * g.width.stride - g.width.pad_begin, g.width.dilation, g.S, g.W);
-  by_kernel_planes(data, weight, out, batch, g, [&](auto lanes, const T *image, const T *kernels, T *at) {
-    element_plane<decltype(lanes)::value>(image, kernels, at, taps_of_column, g);
-  });
+  by_kernel_planes(data, zero_rows, weight, out, batch, g,
+                   [&](auto lanes, const T *image, const char *image_zero_rows, const T *kernels, T *at) {
+                     element_plane<decltype(lanes)::value>(image, image_zero_rows, kernels, at, taps_of_column, g);
+                   });
+}
+
+// Which input rows ([N, C, D, H], one flag per row of W values) hold only zeros, for the schedules to skip: with
+// finite taps, a zero row's products are zeros, which change no sum (only, at most, the sign of a zero result).
+// The zero-inserted inputs of the conv_transpose compositions (legalized grad_data, a deconv's output) are mostly
+// such rows: stride - 1 of every stride along each outer axis. With a tap that is not finite nothing is skipped
+// (0 * inf is NaN).
+template <class T>
+std::vector<char> rows_of_zeros(const T *data, const T *weight, int64_t batch, const ConvGeometry &g) {
+  const int64_t rows = batch * g.C * g.D * g.H;
+  std::vector<char> zero(static_cast<size_t>(rows), 0);
+  if (!std::all_of(weight, weight + g.K * g.kernel_size, [](T tap) { return std::isfinite(tap); })) return zero;
+  for (int64_t row = 0; row < rows; ++row)
+    zero[static_cast<size_t>(row)] = std::all_of(data + row * g.W, data + (row + 1) * g.W, [](T v) { return v == 0; });
+  return zero;
 }
 
 // A shape of rank 2 + n (n <= 3 spatial axes) as the 3-D one with the same bytes: unit axes inserted after the two
@@ -381,8 +407,9 @@ Tensor conv(const Tensor &data, const Tensor &weight, const ConvParams &params) 
   visit_computed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     const ConvGeometry g(as_3d(in), as_3d(kernel), as_3d(shape), params.groups, axes);
-    if (g.Q >= g.S) row_schedule(data.data<T>(), weight.data<T>(), out, in[0], g);
-    else element_schedule(data.data<T>(), weight.data<T>(), out, in[0], g);
+    const std::vector<char> zero_rows = rows_of_zeros(data.data<T>(), weight.data<T>(), in[0], g);
+    if (g.Q >= g.S) row_schedule(data.data<T>(), zero_rows.data(), weight.data<T>(), out, in[0], g);
+    else element_schedule(data.data<T>(), zero_rows.data(), weight.data<T>(), out, in[0], g);
   });
   return result;
 }
