@@ -74,7 +74,7 @@ Tally judge_draws(DType storage, int cases) {
 TEST(StorageSums, SumsKeptInTheResultsFormatPassUnderTheirClassAndADroppedChannelIsCaught) {
   // The share of dropped channels caught: a bfloat16 sum's bound is eight times as wide, n/128 of S for n terms
   // (measured: float16 144 of 157, bfloat16 109 of 155).
-  for (const auto [storage, caught_percent] : {std::pair{DType::float16, 85}, std::pair{DType::bfloat16, 60}}) {
+  for (const auto &[storage, caught_percent] : {std::pair{DType::float16, 85}, std::pair{DType::bfloat16, 60}}) {
     const Tally tally = judge_draws(storage, 300);
     SCOPED_TRACE(to_string(storage));
     std::printf("%s: %d judged, %d skipped, %d flagged under float32, dropped channel caught %d of %d\n",

@@ -3,6 +3,8 @@
 // arithmetic dispatch and overran it fourfold (the xnnpack strategy's crops of an f16 input); the arithmetic ones
 // now refuse a storage-only format instead of overrunning it.
 
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -67,6 +69,34 @@ TEST(TensorOpsFormats, ArithmeticOnAStorageOnlyFormatIsRefusedNotOverrun) {
   for (const DType dtype : {DType::bfloat16, DType::float16})
     EXPECT_THROW(ops::sum_axis(counting(dtype), 1), std::logic_error) << to_string(dtype);
   EXPECT_EQ(ops::sum_axis(counting(DType::float32), 1).get(0), 1.0 + 13.0);
+}
+
+// ops::conv skips input rows that hold only zeros (the zero-inserted inputs of the conv_transpose compositions). The
+// sums are the definition's, and a tap that is not finite still makes NaN of the zeros it meets (0 * inf), in both
+// of conv's schedules (long output rows, and short ones under a long kernel row).
+TEST(TensorOpsConv, RowsOfZerosChangeNoSumAndAnInfiniteTapStillMakesNaN) {
+  for (const int64_t width : {5, 1}) { // output rows of 5 (row schedule) and of 1 under a 2-wide kernel
+    SCOPED_TRACE(width);
+    Tensor data(DType::float64, {1, 1, 4, width + 1}); // rows 1 and 3 are zeros
+    for (int64_t x = 0; x <= width; ++x) {
+      data.set(0 * (width + 1) + x, 1.0 + static_cast<double>(x));
+      data.set(2 * (width + 1) + x, -2.0 * static_cast<double>(x));
+    }
+    Tensor weight(DType::float64, {1, 1, 2, 2});
+    for (int64_t i = 0; i < 4; ++i) weight.set(i, 0.5 + static_cast<double>(i));
+    const Tensor out = ops::conv(data, weight, {});
+    ASSERT_EQ(out.shape(), (Shape{1, 1, 3, width}));
+    for (int64_t y = 0; y < 3; ++y)
+      for (int64_t x = 0; x < width; ++x) {
+        double want = 0;
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t s = 0; s < 2; ++s) want += data.get((y + r) * (width + 1) + x + s) * weight.get(r * 2 + s);
+        EXPECT_EQ(out.get(y * width + x), want) << "y " << y << " x " << x;
+      }
+    weight.set(3, std::numeric_limits<double>::infinity()); // tap (1, 1) reads rows 1, 2 and 3
+    const Tensor poisoned = ops::conv(data, weight, {});
+    for (int64_t y = 0; y < 3; ++y) EXPECT_TRUE(std::isnan(poisoned.get(y * width + (width - 1))) || y == 1) << y;
+  }
 }
 
 } // namespace
