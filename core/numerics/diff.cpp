@@ -70,28 +70,39 @@ void scan(const G *got_values, const E *want_values, const Tensor &expected, con
 // `diff` alone, when some element is not plainly within its bound (a failure, a NaN, an infinity); `scan` then
 // goes element by element. The statistics are `scan`'s: with 0 <= error <= allowed < inf, error/allowed is the
 // ratio, except 0/0 = NaN where `scan` has 0, which the max skips as it would skip 0 (max_ratio starts at 0).
+// The pass runs in blocks, remembering the first block that raised the maximum, so the search reads one block.
 // The loop body is written so that GCC vectorizes it at -O2 (all-double counters, one-level selects).
 template <class G, class E>
 bool scan_within_bound(const G *got_values, const E *want_values, const Tensor &expected,
                        const std::vector<double> &bound, Diff &diff) {
   constexpr double infinity = std::numeric_limits<double>::infinity();
+  constexpr int64_t block = 256;
   const double *allowed_values = bound.data();
   const int64_t count = expected.size();
   double zeros = 0, outside = 0, max_error = 0, max_ratio = 0;
-#pragma omp simd reduction(+ : zeros, outside) reduction(max : max_error, max_ratio)
-  for (int64_t i = 0; i < count; ++i) {
-    const double want = static_cast<double>(want_values[i]), allowed = allowed_values[i];
-    const double error = std::abs(static_cast<double>(got_values[i]) - want);
-    zeros += want == 0.0 ? 1.0 : 0.0;
-    outside += error <= allowed ? 0.0 : 1.0;
-    outside += allowed < infinity ? 0.0 : 1.0;
-    max_error = error > max_error ? error : max_error;
-    const double ratio = error / allowed;
-    max_ratio = ratio > max_ratio ? ratio : max_ratio;
+  int64_t max_block = 0;
+  for (int64_t begin = 0; begin < count; begin += block) {
+    const int64_t end = std::min(count, begin + block);
+    double block_ratio = 0;
+#pragma omp simd reduction(+ : zeros, outside) reduction(max : max_error, block_ratio)
+    for (int64_t i = begin; i < end; ++i) {
+      const double want = static_cast<double>(want_values[i]), allowed = allowed_values[i];
+      const double error = std::abs(static_cast<double>(got_values[i]) - want);
+      zeros += want == 0.0 ? 1.0 : 0.0;
+      outside += error <= allowed ? 0.0 : 1.0;
+      outside += allowed < infinity ? 0.0 : 1.0;
+      max_error = error > max_error ? error : max_error;
+      const double ratio = error / allowed;
+      block_ratio = ratio > block_ratio ? ratio : block_ratio;
+    }
+    if (block_ratio > max_ratio) {
+      max_ratio = block_ratio;
+      max_block = begin;
+    }
   }
   if (outside > 0) return false;
-  int64_t first_max = 0;
-  for (int64_t i = 0; i < count; ++i) {
+  int64_t first_max = max_block;
+  for (int64_t i = max_block; i < std::min(count, max_block + block); ++i) {
     const double error = std::abs(static_cast<double>(got_values[i]) - static_cast<double>(want_values[i]));
     if ((error == 0 ? 0.0 : error / allowed_values[i]) == max_ratio) {
       first_max = i;
