@@ -37,15 +37,15 @@ struct float16 {
   }
   static float16 from_double(double value) { return from_float(float_to_odd(value)); }
 
+  // Written with selects, not branches, so that loops over many elements (Tensor::cast) vectorize.
   float to_float() const {
     const uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
     const uint32_t exponent = (bits >> 10) & 0x1fu, fraction = bits & 0x03ffu;
-    if (exponent == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (fraction << 13)); // inf, NaN
-    if (exponent == 0) { // zero or subnormal: fraction * 2^-24, exact in float
-      const float magnitude = static_cast<float>(fraction) * 0x1p-24f;
-      return sign ? -magnitude : magnitude;
-    }
-    return std::bit_cast<float>(sign | ((exponent + 112u) << 23) | (fraction << 13));
+    const uint32_t normal = ((exponent + 112u) << 23) | (fraction << 13);
+    const uint32_t special = 0x7f800000u | (fraction << 13); // inf, NaN
+    // Zero or subnormal: fraction * 2^-24, exact in float and a normal float (no denormal operand for FTZ/DAZ).
+    const uint32_t small = std::bit_cast<uint32_t>(static_cast<float>(fraction) * 0x1p-24f);
+    return std::bit_cast<float>(sign | (exponent == 0 ? small : exponent == 0x1f ? special : normal));
   }
   operator float() const { return to_float(); }
   friend bool operator==(float16 a, float16 b) { return a.to_float() == b.to_float(); }

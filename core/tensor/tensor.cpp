@@ -56,6 +56,7 @@ Tensor Tensor::cast(DType dtype) const {
   visit_typed(*this, [&](const auto *in) {
     visit_typed(result, [&](auto *out) {
       using Out = std::remove_pointer_t<decltype(out)>;
+#pragma omp simd // distinct buffers, elements independent
       for (int64_t i = 0; i < size_; ++i) out[i] = converted<Out>(in[i]);
     });
   });

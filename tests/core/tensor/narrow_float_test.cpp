@@ -3,6 +3,7 @@
 // midpoint and its neighbours against the nearest of the two candidates chosen here (and numpy's for float16).
 #include "core/tensor/bfloat16.hpp"
 #include "core/tensor/float16.hpp"
+#include "core/tensor/tensor.hpp"
 
 #include <bit>
 #include <cmath>
@@ -83,6 +84,32 @@ template <class Narrow> void check_every_pattern(Fields fields) {
     }
   }
   EXPECT_GT(checked, 5 * 60000);
+}
+
+// Tensor::cast's loops (vectorized, and widening through float, rounding a float once) agree with the elements'
+// own conversions on every pattern, both ways and into double.
+TEST(NarrowFloat, TensorCastAgreesWithTheElementConversionsOnEveryPattern) {
+  for (const DType narrow : {DType::bfloat16, DType::float16}) {
+    SCOPED_TRACE(to_string(narrow));
+    Tensor patterns(narrow, {65536});
+    auto *bits = static_cast<uint16_t *>(patterns.bytes());
+    for (uint32_t pattern = 0; pattern < 65536; ++pattern) bits[pattern] = static_cast<uint16_t>(pattern);
+    const Tensor as_float = patterns.cast(DType::float32), as_double = patterns.cast(DType::float64);
+    const Tensor back = as_float.cast(narrow), back_from_double = as_double.cast(narrow);
+    for (int64_t i = 0; i < 65536; ++i) {
+      const double want = patterns.get(i); // get_elem: the element type's own widening
+      if (std::isnan(want)) {
+        ASSERT_TRUE(std::isnan(as_float.get(i)) && std::isnan(as_double.get(i))) << i;
+        ASSERT_TRUE(std::isnan(back.get(i)) && std::isnan(back_from_double.get(i))) << i;
+        continue;
+      }
+      ASSERT_EQ(std::bit_cast<uint32_t>(as_float.data<float>()[i]), std::bit_cast<uint32_t>(static_cast<float>(want)))
+          << i;
+      ASSERT_EQ(std::bit_cast<uint64_t>(as_double.data<double>()[i]), std::bit_cast<uint64_t>(want)) << i;
+      ASSERT_EQ(static_cast<const uint16_t *>(back.bytes())[i], bits[i]) << i;
+      ASSERT_EQ(static_cast<const uint16_t *>(back_from_double.bytes())[i], bits[i]) << i;
+    }
+  }
 }
 
 TEST(NarrowFloat, Bfloat16EveryPatternWidensAndRoundsToNearestEven) { check_every_pattern<bfloat16>(bf16_fields); }
