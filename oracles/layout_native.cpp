@@ -252,7 +252,7 @@ template <class F> void with_layouts(DataLayout data_layout, WeightLayout weight
 
 template <class T>
 Tensor held_result_typed(const Problem &config, const HeldInputs &in, Direction direction, const Shape &shape) {
-  Tensor result(result_dtype(config, direction), shape);
+  Tensor result = Tensor::uninitialized(result_dtype(config, direction), shape); // the loops write every element
   T *out = result.data<T>();
   with_layouts(in.data_layout, in.weight_layout, [&](auto data_tag, auto weight_tag) {
     constexpr DataLayout DL = decltype(data_tag)::value;

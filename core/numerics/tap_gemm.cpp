@@ -8,6 +8,7 @@
 
 #include "core/numerics/blas_threads.hpp"
 #include "core/numerics/naive_loops.hpp"
+#include "core/tensor/tensor.hpp"
 
 namespace convcheck {
 
@@ -97,8 +98,11 @@ template <class Visit> void for_each_tap_block(const Problem &p, Visit visit) {
 
 // The weights of group g as [k][tap][c], from weight[g*K/G + k][c][tap]: a block of taps of one k is then one run
 // of (tap, c), the A of the GEMMs with leading dimension taps * C/G.
-std::vector<double> weights_by_tap(const double *weight, int64_t g, const GemmShape &shape) {
-  std::vector<double> by_tap(static_cast<size_t>(shape.taps * shape.out_per_group * shape.in_per_group));
+// Buffers every element of which is written before it is read: not zeroed first (core/tensor/tensor.hpp).
+using Scratch = Tensor::Buffer<double>;
+
+Scratch weights_by_tap(const double *weight, int64_t g, const GemmShape &shape) {
+  Scratch by_tap(static_cast<size_t>(shape.taps * shape.out_per_group * shape.in_per_group));
   const double *group = weight + g * shape.out_per_group * shape.in_per_group * shape.taps;
   for (int64_t k = 0; k < shape.out_per_group; ++k)
     for (int64_t c = 0; c < shape.in_per_group; ++c)
@@ -131,8 +135,8 @@ bool reads_in_place(const Problem &p) {
 }
 
 // The rows of a block of taps: block * C/G rows of `outputs` values, tap-major. Sized for the largest block.
-std::vector<double> block_rows(const Problem &p, const GemmShape &shape) {
-  return std::vector<double>(static_cast<size_t>(taps_per_block(p) * shape.in_per_group * shape.outputs));
+Scratch block_rows(const Problem &p, const GemmShape &shape) {
+  return Scratch(static_cast<size_t>(taps_per_block(p) * shape.in_per_group * shape.outputs));
 }
 
 // The stacked X_t of a block of taps: each tap's rows below the previous tap's.
@@ -144,10 +148,10 @@ void gather_block(const Problem &p, const std::vector<std::vector<TapRun>> &runs
 
 void forward(const Problem &p, const GemmShape &shape, const Operands &use) {
   const bool in_place = reads_in_place(p);
-  std::vector<double> rows = in_place ? std::vector<double>() : block_rows(p, shape);
+  Scratch rows = in_place ? Scratch() : block_rows(p, shape);
   const int64_t lda = shape.taps * shape.in_per_group;
   for (int64_t g = 0; g < shape.groups; ++g) {
-    const std::vector<double> weights = weights_by_tap(use.b, g, shape);
+    const Scratch weights = weights_by_tap(use.b, g, shape);
     for_each_tap_block(p, [&](int64_t first, const std::vector<std::vector<TapRun>> &runs) {
       const auto taps = static_cast<int64_t>(runs.size());
       for (int64_t n = 0; n < shape.batch; ++n) {
@@ -162,10 +166,10 @@ void forward(const Problem &p, const GemmShape &shape, const Operands &use) {
 }
 
 void grad_data(const Problem &p, const GemmShape &shape, const Operands &use) {
-  std::vector<double> rows = block_rows(p, shape);
+  Scratch rows = block_rows(p, shape);
   const int64_t lda = shape.taps * shape.in_per_group;
   for (int64_t g = 0; g < shape.groups; ++g) {
-    const std::vector<double> weights = weights_by_tap(use.b, g, shape);
+    const Scratch weights = weights_by_tap(use.b, g, shape);
     for_each_tap_block(p, [&](int64_t first, const std::vector<std::vector<TapRun>> &runs) {
       const auto taps = static_cast<int64_t>(runs.size());
       for (int64_t n = 0; n < shape.batch; ++n) {
@@ -184,7 +188,7 @@ void grad_data(const Problem &p, const GemmShape &shape, const Operands &use) {
 
 void grad_weight(const Problem &p, const GemmShape &shape, const Operands &use) {
   const bool in_place = reads_in_place(p);
-  std::vector<double> rows = in_place ? std::vector<double>() : block_rows(p, shape);
+  Scratch rows = in_place ? Scratch() : block_rows(p, shape);
   const int64_t ldc = shape.taps * shape.in_per_group;
   std::vector<double> by_tap(static_cast<size_t>(shape.taps * shape.out_per_group * shape.in_per_group));
   for (int64_t g = 0; g < shape.groups; ++g) {

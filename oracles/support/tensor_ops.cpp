@@ -44,16 +44,19 @@ template <class T> void gather_rows(const T *in, T *out, const AxisOffsets &tabl
   std::vector<size_t> index(outer_axes, 0);
   for (;; out += row_length) {
     int64_t base = 0;
-    bool padded = false; // the output is zero-initialised: a row in the padding is left as is
+    bool padded = false; // a row in the padding: zeros (T{} is +0 in every format)
     for (size_t a = 0; a < outer_axes; ++a) {
       const int64_t offset = tables[a][index[a]];
       padded = padded || offset < 0;
       base += offset;
     }
-    if (!padded && contiguous) std::copy(in + base + last[0], in + base + last[0] + row_length, out);
-    else if (!padded)
-      for (int64_t j = 0; j < row_length; ++j)
-        if (last[static_cast<size_t>(j)] >= 0) out[j] = in[base + last[static_cast<size_t>(j)]];
+    if (padded) std::fill(out, out + row_length, T{});
+    else if (contiguous) std::copy(in + base + last[0], in + base + last[0] + row_length, out);
+    else
+      for (int64_t j = 0; j < row_length; ++j) {
+        const int64_t offset = last[static_cast<size_t>(j)];
+        out[j] = offset >= 0 ? in[base + offset] : T{};
+      }
     size_t a = outer_axes; // the next row: the innermost outer axis moves first
     while (a > 0 && ++index[a - 1] == tables[a - 1].size()) index[--a] = 0;
     if (a == 0) return;
@@ -64,9 +67,9 @@ Tensor gather(const Tensor &tensor, const AxisOffsets &tables) {
   require(!tables.empty(), "tensor ops need a rank of at least 1");
   Shape shape;
   for (const auto &table : tables) shape.push_back(static_cast<int64_t>(table.size()));
-  Tensor result(tensor.dtype(), shape);
+  Tensor result = Tensor::uninitialized(tensor.dtype(), shape); // gather_rows writes every element
   if (result.size() == 0) return result;
-  // Copies only: any storage format (zero bits are zero in each, so the padding needs no value).
+  // Copies only: any storage format.
   visit_typed(result, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
     gather_rows(tensor.data<T>(), out, tables);
