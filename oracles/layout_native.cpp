@@ -88,10 +88,6 @@ IndexSpan outputs_reading(const SpatialAxis &axis, int64_t outputs, int64_t tap)
   return in_range(tap * axis.dilation - axis.pad_begin, axis.stride, outputs, axis.in);
 }
 
-TapReaders tap_readers_of(const SpatialAxis &axis, int64_t outputs) {
-  return tap_readers(axis.in, axis.kernel, outputs, axis.stride, axis.pad_begin, axis.dilation);
-}
-
 // Per element, the products are summed t, r and s outer, channels innermost, as channels-last kernels sum. Like
 // those kernels, the loops keep every channel of a pixel in flight together (`sums`): each element still adds its
 // products one by one in that order, but the additions of different channels are independent, so they overlap,
@@ -170,8 +166,8 @@ void grad_data_loops(const Problem &c, const T *grad_output, const T *weight, T 
   const int64_t grad_step = g.output.channel_step(), in_step = g.weight.in_step(), out_step = g.weight.out_step();
   const int64_t result_step = g.data.channel_step(), groups = g.C / g.cg;
   const int64_t grad_column_step = g.output.column_step(), tap_step = g.weight.column_step();
-  const TapReaders planes = tap_readers_of(g.depth, g.OD), rows = tap_readers_of(g.height, g.P);
-  const TapReaders columns = tap_readers_of(g.width, g.Q);
+  const TapReaders planes = tap_readers_of(g.depth), rows = tap_readers_of(g.height);
+  const TapReaders columns = tap_readers_of(g.width);
   std::vector<T> sums(static_cast<size_t>(g.C));
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t z = 0; z < g.depth.in; ++z)

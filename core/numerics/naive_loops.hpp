@@ -52,6 +52,12 @@ inline std::vector<TapColumns> output_columns_per_tap(const Problem &p) {
   return columns;
 }
 
+/// For each input position of `axis`, the (tap, output position) pairs that read it, in tap order
+/// (core/tensor/index_span.hpp).
+inline TapReaders tap_readers_of(const SpatialAxis &axis) {
+  return tap_readers(axis.in, axis.kernel, axis.out(), axis.stride, axis.pad_begin, axis.dilation);
+}
+
 /// The taps of `axis` whose input position o*stride - pad_begin + tap*dilation lies inside the input, for output
 /// position `o`, and the input position of tap 0 (which may lie outside).
 struct AxisTaps {
@@ -109,9 +115,7 @@ void naive_grad_data(const Problem &c, const In *grad_output, const In *weight, 
   const int64_t OD = dd.out(), P = hh.out(), Q = ww.out(), D = dd.in, H = hh.in, W = ww.in;
   const int64_t T = dd.kernel, R = hh.kernel, S = ww.kernel;
   const std::vector<TapColumns> columns = output_columns_per_tap(c);
-  // The (tap, output position) pairs that read each input plane and row, in tap order, worked out once.
-  const TapReaders planes = tap_readers(D, T, OD, dd.stride, dd.pad_begin, dd.dilation);
-  const TapReaders rows = tap_readers(H, R, P, hh.stride, hh.pad_begin, hh.dilation);
+  const TapReaders planes = tap_readers_of(dd), rows = tap_readers_of(hh); // worked out once, not per tap
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t i = 0; i < c.in_channels; ++i) {
       const int64_t g = i / cg, ci = i % cg;
