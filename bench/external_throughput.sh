@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How fast convcheck checks PyTorch through oracles/external/torch_conv.py, per case (--external: a process, and
+# How fast convcheck checks PyTorch through oracles/torch/torch_conv.py, per case (--external: a process, and
 # `import torch`, per case) and as a server (--external-server: torch imported once per worker), side by side on
 # the default fuzz distribution, one worker, naive alongside (as the torch ctests run it).
 #
@@ -20,7 +20,7 @@ if [[ ! -x "$convcheck" ]] || ! /usr/bin/python3 -c 'import torch, h5py' 2>/dev/
   echo "bench/external_throughput.sh: needs $convcheck and /usr/bin/python3 with torch and h5py" >&2
   exit 2
 fi
-adapter="/usr/bin/python3 $root/oracles/external/torch_conv.py"
+adapter="/usr/bin/python3 $root/oracles/torch/torch_conv.py"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Correct fast algorithms under their classes' bounds (issue 27; docs/bounds.md): CASES (20,000) cases of seed 1 in
 # each fill (normal, mixed, exact), naive alongside, THREADS (2) workers, for
-#   wino-server   oracles/external/fast_server.py winograd (F(4,3), declares winograd:4 and kernel 3, stride 1,
+#   wino-server   oracles/outside/python/fast_server.py winograd (F(4,3), declares winograd:4 and kernel 3, stride 1,
 #                 dilation 1), --focus on it
-#   fft-server    oracles/external/fast_server.py fft (complex64 through torch.fft), the default distribution
+#   fft-server    oracles/outside/python/fast_server.py fft (complex64 through torch.fft), the default distribution
 #   wino-plugin   build/examples/libwinograd_plugin.so (F(4,3), ABI version 2), --focus on it
 #   fft-plugin    build/examples/libfft_plugin.so (forward by a radix-2 FFT in complex float), --focus on it
 #   onednn        onednn_winograd and onednn_auto, --focus onednn_winograd (AVX-512 hosts; skipped elsewhere)
@@ -18,8 +18,8 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$BUILD/convcheck
 [ -x "$BIN" ] || { echo "no $BIN: build convcheck first" >&2; exit 2; }
 mkdir -p "$OUT"
-runs=("wino-server|--strategies naive --external-server s='/usr/bin/python3 $SRC/oracles/external/fast_server.py winograd' --focus s|s"
-      "fft-server|--strategies naive --external-server s='/usr/bin/python3 $SRC/oracles/external/fast_server.py fft'|s"
+runs=("wino-server|--strategies naive --external-server s='/usr/bin/python3 $SRC/oracles/outside/python/fast_server.py winograd' --focus s|s"
+      "fft-server|--strategies naive --external-server s='/usr/bin/python3 $SRC/oracles/outside/python/fast_server.py fft'|s"
       "wino-plugin|--strategies naive --plugin s=$BUILD/examples/libwinograd_plugin.so --focus s|s"
       "fft-plugin|--strategies naive --plugin s=$BUILD/examples/libfft_plugin.so --focus s|s"
       "onednn|--strategies onednn_winograd,onednn_auto --focus onednn_winograd|onednn_winograd")

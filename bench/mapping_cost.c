@@ -1,5 +1,5 @@
 // What a JIT code buffer's life costs on this machine, alone and with a second process doing the same on the
-// other core: the loop oneDNN ran per kernel before oracles/support/onednn_code_pages.cpp (mmap read-write, write the
+// other core: the loop oneDNN ran per kernel before oracles/onednn/code_pages.cpp (mmap read-write, write the
 // code, mprotect it executable, run it, mprotect it back, munmap), and its parts.
 //
 //   cc -O2 bench/mapping_cost.c -o /tmp/mapping_cost && /tmp/mapping_cost

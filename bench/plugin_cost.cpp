@@ -20,14 +20,14 @@
 #include <string>
 #include <vector>
 
-#include "oracles/support/onednn_isa_server.hpp"
+#include "oracles/onednn/isa_server.hpp"
 #include "core/numerics/case.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/process/clock.hpp"
 #include "core/run/verify.hpp"
-#include "oracles/plugin.hpp"
-#include "oracles/support/plugin_abi.hpp"
+#include "oracles/outside/plugin.hpp"
+#include "oracles/outside/plugin_abi.hpp"
 #include "bench/rounds.hpp"
 
 namespace {

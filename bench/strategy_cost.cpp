@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "oracles/support/onednn_isa_server.hpp"
+#include "oracles/onednn/isa_server.hpp"
 #include "bench/rounds.hpp"
 #include "core/process/clock.hpp"
 #include "core/numerics/case.hpp"

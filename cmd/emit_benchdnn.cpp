@@ -1,6 +1,6 @@
 // `repro --emit benchdnn`: the benchdnn command line a oneDNN maintainer pastes (core/problem/benchdnn_writer.hpp),
 // for its conv or deconv driver by the case's op, with the layouts the finding ran on: for an `onednn` finding those
-// of the case's oneDNN path (format_tag::any where oneDNN chose, oracles/onednn.hpp), and its ISA cap as
+// of the case's oneDNN path (format_tag::any where oneDNN chose, oracles/onednn/onednn.hpp), and its ISA cap as
 // ONEDNN_MAX_CPU_ISA; for another strategy's finding the case's own layouts, so oneDNN can be checked on the same
 // problem.
 
@@ -12,7 +12,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/problem/precision_table.hpp"
 #include "core/numerics/isa_cap.hpp"
-#include "oracles/onednn.hpp"
+#include "oracles/onednn/onednn.hpp"
 
 namespace convcheck {
 

@@ -1,7 +1,7 @@
 // `repro --emit c`: a standalone C program against oneDNN's C API for a finding of the `onednn` strategy, built
 // from cmd/emit_c_template.hpp with the case's problem, inputs, oneDNN path (the same memory descriptors the strategy
 // created its primitives with) and ISA cap. A deconv is oneDNN's deconvolution with the arguments the strategy gives
-// it (oracles/support/onednn_descs.cpp, onednn_primitives.cpp): src its input, dst its output (the output padding is
+// it (oracles/onednn/descs.cpp, onednn_primitives.cpp): src its input, dst its output (the output padding is
 // in dst's size), weights dims {G, K/G, C/G, k...} over the canonical [C, K/G, k...] (iohw per group), padding_r its
 // pad_end, dilation counted from 0.
 
@@ -18,7 +18,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/problem/op.hpp"
 #include "core/numerics/isa_cap.hpp"
-#include "oracles/onednn.hpp"
+#include "oracles/onednn/onednn.hpp"
 
 namespace convcheck {
 
@@ -166,7 +166,7 @@ std::string emit_c(const CaseFile &case_file, const std::string &case_path) {
   fill(text, "CAP", cap_code(cap));
   fill(text, "CANONICAL_DATA", canonical_tag(rank));
   fill(text, "CANONICAL_WEIGHT", tag(canonical_weight_letters(problem)));
-  fill(text, "PATH_NOTE", fmt::format("convcheck's oneDNN path `{}` (oracles/onednn.hpp): the descriptors the primitives "
+  fill(text, "PATH_NOTE", fmt::format("convcheck's oneDNN path `{}` (oracles/onednn/onednn.hpp): the descriptors the primitives "
                                       "are created with",
                                       to_string(path)));
   fill(text, "DATA_TAG",

@@ -1,7 +1,7 @@
 // `repro --emit pytorch`: a script that calls the case's op as a PyTorch user would (torch.nn.functional.conv1d/2d/3d
 // after F.pad, which takes each axis's two paddings apart and crops with negative ones; a deconv through
 // F.conv_transpose1d/2d/3d with its output_padding, whose one padding per axis is made the case's two as the torch
-// strategy does, oracles/module/torch_aten.cpp; autograd for the gradients),
+// strategy does, oracles/torch/module/torch_aten.cpp; autograd for the gradients),
 // in the case's data layout (channels_last) and float format, under its ISA cap (ONEDNN_MAX_CPU_ISA, set before torch
 // loads oneDNN) and its ATen CPU capability (ATEN_CPU_CAPABILITY, read at ATen's first dispatch), on the case's inputs read with h5py; the same in float64 is the reference, a convolution of the
 // absolute values gives the bound. Exit 1 when the bug shows. PyTorch holds weights as OI..., so the case's weight
@@ -82,7 +82,7 @@ template <class Amount> std::string pad_tuple(const Problem &problem, Amount amo
 /// crop where negative) and none from conv*d. conv_transpose*d takes one padding per axis for both ends, and its
 /// padding removes output: it gets p = min(max(pad_begin, 0), max(pad_end, 0)), and p - pad of each end goes to F.pad
 /// on its output, zeros first (negative padding: output no tap reaches), then crops, as the torch strategy does
-/// (oracles/module/torch_aten.cpp).
+/// (oracles/torch/module/torch_aten.cpp).
 std::string op_lines(const Problem &problem) {
   if (problem.op == Op::conv)
     return fmt::format("pads = {}  # F.pad's order, last axis first; negative ones crop\n"

@@ -13,8 +13,8 @@
 #include "cmd/exit_codes.hpp"
 #include "core/input_error.hpp"
 #include "core/process/orphans.hpp"
-#include "oracles/support/onednn_isa_server.hpp"
-#include "oracles/support/torch_capability_server.hpp"
+#include "oracles/onednn/isa_server.hpp"
+#include "oracles/torch/capability_server.hpp"
 
 namespace {
 

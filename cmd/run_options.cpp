@@ -8,9 +8,9 @@
 #include "core/run/cost_plan.hpp"
 #include "core/run/held_back.hpp"
 #include "core/numerics/isa_cap.hpp"
-#include "oracles/external.hpp"
-#include "oracles/external_server.hpp"
-#include "oracles/plugin.hpp"
+#include "oracles/outside/external.hpp"
+#include "oracles/outside/external_server.hpp"
+#include "oracles/outside/plugin.hpp"
 
 namespace convcheck {
 

@@ -4,7 +4,7 @@
 // a bug that lives in another (oneDNN issue #6035 is in the AVX2 jit_1x1 kernel) passes on a host that dispatches
 // elsewhere. A cap (oneDNN's dnnl_set_max_cpu_isa, or ONEDNN_MAX_CPU_ISA) is fixed per process before its first
 // primitive, so a case whose cap differs from the process's runs in a process started with that cap
-// (oracles/support/onednn_isa_server.hpp).
+// (oracles/onednn/isa_server.hpp).
 //
 // Each case has a cap: drawn from (seed, case index) among the caps this host can run, like the oneDNN path, so
 // shrinking keeps it; a case file records it (root attribute `isa_cap`) and `repro` replays under it. A file without
@@ -53,7 +53,7 @@ std::string isa_cap_of(const Case &conv_case);
 // picks one per process at its first dispatch, from ATEN_CPU_CAPABILITY or, unset, the host (Debian's libtorch 1.13
 // picks avx2 on this AVX-512 host, measured: torch.__config__.show()). ATen 1.13 takes the variable's value without
 // checking the host (a capability the host lacks would run instructions it has not), so convcheck checks. The torch
-// strategies run each case under one, drawn per case like the ISA cap (oracles/support/torch_capability_server.hpp);
+// strategies run each case under one, drawn per case like the ISA cap (oracles/torch/capability_server.hpp);
 // `torch` also under the case's ISA cap, which caps the oneDNN beneath ATen's Mkldnn backend. A case file keeps it
 // (root attribute `aten_capability`); a file without it reads as "" (ATen's own choice).
 

@@ -1,7 +1,7 @@
 #pragma once
 // The reference's fast path: each direction as double-precision GEMMs per (group, image, kernel tap), with the
 // sums of |products| for the error bound from a second GEMM on absolute values. It is written for the reference
-// alone and shares no lowering with the strategies it judges (oracles/im2col.cpp lowers every tap into one column
+// alone and shares no lowering with the strategies it judges (oracles/loops/im2col.cpp lowers every tap into one column
 // matrix and GEMMs once; this never builds that matrix). With x the output positions of one image and t one tap
 // (t, r, s), and X_t[c, x] = data[n, g*C/G + c, x*stride - pad + t*dilation] (0 where that lies outside the input):
 //

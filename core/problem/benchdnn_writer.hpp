@@ -31,7 +31,7 @@ std::string benchdnn_data_tag(DataLayout layout, int64_t ndims);
 /// oneDNN's tag for weights in `layout`, grouped (g first) or not, over oneDNN's dimensions [G,] O, I, spatial... for
 /// either op: a conv's "abcd" OIHW, "cdba" HWIO, "acdb" OHWI, "decab" HWIGO, "abdec" GOHWI; a deconv's canonical
 /// [C_in, C_out/G, k...] (IOHW per group) "bacd" iohw, grouped "acbde" giohw (the tags convcheck hands oneDNN's
-/// deconvolution, oracles/support/onednn_descs.cpp), and its XIO and OXI the same permutations of that. Some
+/// deconvolution, oracles/onednn/descs.cpp), and its XIO and OXI the same permutations of that. Some
 /// grouped deconv permutations ("debac") are tags oneDNN does not define.
 std::string benchdnn_weight_tag(WeightLayout layout, bool grouped, int64_t ndims, Op op = Op::conv);
 

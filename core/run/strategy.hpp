@@ -52,7 +52,7 @@ struct Support {
   /// accumulation, say). A combination listed nowhere is skipped with the reason.
   std::vector<Precision> precisions = {};
   /// Also problems mixing formats, each of them listed in `dtypes`: what an outside implementation declaring the
-  /// formats gets (oracles/support/declared_support.hpp); a built-in strategy computes one format at a time.
+  /// formats gets (oracles/outside/declared_support.hpp); a built-in strategy computes one format at a time.
   bool mixed_formats = false;
   std::vector<DataLayout> data_layouts = {DataLayout::ncx, DataLayout::nxc};
   std::vector<WeightLayout> weight_layouts = {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi};

@@ -4,7 +4,7 @@
 // Invisible without negative padding.
 
 #include "core/run/strategy.hpp"
-#include "oracles/naive.hpp"
+#include "oracles/loops/naive.hpp"
 
 namespace convcheck {
 

@@ -9,7 +9,7 @@
 // G = 1, C_out > 1, a kernel of more than one tap and a channels-last weight layout (HWIO or OHWI).
 
 #include "core/run/strategy.hpp"
-#include "oracles/naive.hpp"
+#include "oracles/loops/naive.hpp"
 
 namespace convcheck {
 

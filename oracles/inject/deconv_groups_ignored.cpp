@@ -4,7 +4,7 @@
 // directions that read the input (output, grad_weight); invisible when G == 1.
 
 #include "core/run/strategy.hpp"
-#include "oracles/naive.hpp"
+#include "oracles/loops/naive.hpp"
 
 namespace convcheck {
 

@@ -5,7 +5,7 @@
 // smallest trigger: stride 2, pad_end 1, output_padding 1.
 
 #include "core/run/strategy.hpp"
-#include "oracles/naive.hpp"
+#include "oracles/loops/naive.hpp"
 
 namespace convcheck {
 

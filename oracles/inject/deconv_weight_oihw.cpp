@@ -5,7 +5,7 @@
 // weight (output, grad_data); invisible when C_in/G == 1 or C_out/G == 1 (depthwise included).
 
 #include "core/run/strategy.hpp"
-#include "oracles/naive.hpp"
+#include "oracles/loops/naive.hpp"
 
 namespace convcheck {
 

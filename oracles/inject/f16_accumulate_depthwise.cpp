@@ -6,7 +6,7 @@
 #include "core/run/strategy.hpp"
 #include "core/tensor/float16.hpp"
 #include "oracles/inject/narrow_sums.hpp"
-#include "oracles/naive.hpp"
+#include "oracles/loops/naive.hpp"
 
 namespace convcheck {
 

@@ -4,7 +4,7 @@
 // leave kernel - 1 spare positions (an input of 5 with a kernel of 3 in a transform of 8).
 
 #include "core/run/strategy.hpp"
-#include "oracles/support/fft.hpp"
+#include "oracles/loops/fft_engine.hpp"
 
 namespace convcheck {
 

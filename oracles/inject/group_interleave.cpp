@@ -6,7 +6,7 @@
 // input channels.
 
 #include "core/run/strategy.hpp"
-#include "oracles/legalized.hpp"
+#include "oracles/loops/legalized.hpp"
 
 namespace convcheck {
 

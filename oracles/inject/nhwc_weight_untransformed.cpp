@@ -15,7 +15,7 @@
 
 #include "core/tensor/layout.hpp"
 #include "core/run/strategy.hpp"
-#include "oracles/layout_native.hpp"
+#include "oracles/loops/layout_native.hpp"
 
 namespace convcheck {
 

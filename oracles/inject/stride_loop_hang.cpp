@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "core/run/strategy.hpp"
-#include "oracles/naive.hpp"
+#include "oracles/loops/naive.hpp"
 
 namespace convcheck {
 

@@ -6,7 +6,7 @@
 // values, otherwise wrong values too.
 
 #include "core/run/strategy.hpp"
-#include "oracles/legalized.hpp"
+#include "oracles/loops/legalized.hpp"
 
 namespace convcheck {
 

@@ -5,7 +5,7 @@
 // is all the PR's tests cover; convcheck found the disagreement for 1 < G < C (smallest: g2 ic4 oc2).
 
 #include "core/run/strategy.hpp"
-#include "oracles/legalized.hpp"
+#include "oracles/loops/legalized.hpp"
 
 namespace convcheck {
 

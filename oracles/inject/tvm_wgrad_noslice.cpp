@@ -7,7 +7,7 @@
 // Ph == R and Pw == S, otherwise the result has the shape [K, C/G, Ph, Pw] and the diff reports the mismatch.
 
 #include "core/run/strategy.hpp"
-#include "oracles/legalized.hpp"
+#include "oracles/loops/legalized.hpp"
 
 namespace convcheck {
 

@@ -7,7 +7,7 @@
 // stride == dilation on both axes; otherwise wrong values, a result of the wrong extent or an empty inner conv.
 
 #include "core/run/strategy.hpp"
-#include "oracles/legalized.hpp"
+#include "oracles/loops/legalized.hpp"
 
 namespace convcheck {
 

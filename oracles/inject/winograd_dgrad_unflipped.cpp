@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "core/run/strategy.hpp"
-#include "oracles/support/winograd_run.hpp"
+#include "oracles/loops/winograd_run.hpp"
 
 namespace convcheck {
 

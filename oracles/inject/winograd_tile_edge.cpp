@@ -3,7 +3,7 @@
 // axis's output is a multiple of the tile, as in the benchmark shapes such a kernel is tuned on.
 
 #include "core/run/strategy.hpp"
-#include "oracles/support/winograd_run.hpp"
+#include "oracles/loops/winograd_run.hpp"
 
 namespace convcheck {
 

@@ -4,7 +4,7 @@
 // wherever the kernel has a transformed axis.
 
 #include "core/run/strategy.hpp"
-#include "oracles/support/winograd_run.hpp"
+#include "oracles/loops/winograd_run.hpp"
 
 namespace convcheck {
 

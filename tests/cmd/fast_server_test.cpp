@@ -1,5 +1,5 @@
 // Correct fast algorithms behind the server protocol pass under their classes' bounds (docs/bounds.md):
-// oracles/external/fast_server.py's Winograd F(4,3) (declaring "algorithm": "winograd:4" and the shapes it takes) and
+// oracles/outside/python/fast_server.py's Winograd F(4,3) (declaring "algorithm": "winograd:4" and the shapes it takes) and
 // FFT (complex64 through torch.fft, declaring "fft"), a few hundred cases in each fill; bench/fast_algorithms.sh
 // runs 20,000 of each.
 
@@ -15,7 +15,7 @@ using convcheck::testing::Invocation;
 using convcheck::testing::read_json;
 using convcheck::testing::run_convcheck;
 
-const std::string fast_server = "/usr/bin/python3 " CONVCHECK_SOURCE_DIR "/oracles/external/fast_server.py";
+const std::string fast_server = "/usr/bin/python3 " CONVCHECK_SOURCE_DIR "/oracles/outside/python/fast_server.py";
 
 class FastServer : public convcheck::testing::ScratchDirectoryTest {
 protected:

@@ -12,7 +12,7 @@ using convcheck::testing::Invocation;
 using convcheck::testing::read_json;
 using convcheck::testing::run_convcheck;
 
-const std::string numpy_server = "/usr/bin/python3 " CONVCHECK_SOURCE_DIR "/oracles/external/numpy_server.py";
+const std::string numpy_server = "/usr/bin/python3 " CONVCHECK_SOURCE_DIR "/oracles/outside/python/numpy_server.py";
 const std::string direct_plugin = CONVCHECK_PLUGIN_DIR "/libdirect_plugin.so";
 const std::string wrong_plugin = CONVCHECK_PLUGIN_DIR "/libwrong_plugin.so";
 

@@ -18,7 +18,7 @@ bool documented(const std::string &doc, const std::string &key) { return doc.fin
 
 TEST_F(ReportFormat, EveryKeyOfARealReportIsDocumented) {
   const auto run = run_convcheck("fuzz --cases 30 --threads 1 --inject pad_order --external-server 'srv=/usr/bin/python3 "
-                                 CONVCHECK_SOURCE_DIR "/oracles/external/numpy_server.py' --campaign doc --corpus " +
+                                 CONVCHECK_SOURCE_DIR "/oracles/outside/python/numpy_server.py' --campaign doc --corpus " +
                                  path("findings") + " --report " + path("r.json"));
   ASSERT_EQ(run.status, 1) << run.output;
   const nlohmann::json report = read_json(path("r.json"));

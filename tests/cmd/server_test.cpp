@@ -20,7 +20,7 @@ using convcheck::testing::Invocation;
 using convcheck::testing::read_json;
 using convcheck::testing::run_convcheck;
 
-const std::string numpy_server = "/usr/bin/python3 " CONVCHECK_SOURCE_DIR "/oracles/external/numpy_server.py";
+const std::string numpy_server = "/usr/bin/python3 " CONVCHECK_SOURCE_DIR "/oracles/outside/python/numpy_server.py";
 const std::string faulty_server = "/usr/bin/python3 " CONVCHECK_SOURCE_DIR "/tests/interop/faulty_server.py";
 
 class Server : public convcheck::testing::ScratchDirectoryTest {

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""oracles/external/numpy_server.py with one fault, to test how convcheck takes every way a server can fail
+"""oracles/outside/python/numpy_server.py with one fault, to test how convcheck takes every way a server can fail
 (tests/cmd/server_test.cpp).
 
 usage: faulty_server.py FAULT N [MARKER]

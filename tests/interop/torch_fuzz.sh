@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes PyTorch through oracles/external/torch_conv.py and expects no finding: per case (--external, one process a
+# Fuzzes PyTorch through oracles/torch/torch_conv.py and expects no finding: per case (--external, one process a
 # case) or as a server (--external-server, torch imported once per worker). With OPS "deconv" every case is a
 # deconv (conv_transpose): the adapter is offered deconvs only and `fuzz --focus` draws only what it is offered.
 # usage: torch_fuzz.sh CONVCHECK SOURCE_DIR WORKDIR [CASES] [per-case|server] [OPS: conv,deconv (default) or deconv]
@@ -10,7 +10,7 @@ if ! /usr/bin/python3 -c "import torch, h5py" 2>/dev/null; then
   echo "skipped: /usr/bin/python3 cannot import torch and h5py (apt-get install python3-torch python3-h5py)"
   exit 77
 fi
-adapter="/usr/bin/python3 $source_dir/oracles/external/torch_conv.py"
+adapter="/usr/bin/python3 $source_dir/oracles/torch/torch_conv.py"
 case $mode in
   per-case) external=(--external "pytorch=$adapter" --external-case-format 2 --external-ops "$ops") ;;
   server) external=(--external-server "pytorch=$adapter --server --ops $ops") ;;

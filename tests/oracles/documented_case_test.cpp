@@ -14,7 +14,7 @@
 #include "core/numerics/case.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/problem/direction.hpp"
-#include "oracles/server/protocol.hpp"
+#include "oracles/outside/protocol.hpp"
 
 namespace {
 

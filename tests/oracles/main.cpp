@@ -1,10 +1,10 @@
 // The oracle tests' main: gtest's, except that a process started as a cap server (oneDNN's ISA caps,
-// oracles/support/onednn_isa_server.hpp; ATen's capabilities, oracles/support/torch_capability_server.hpp) serves
+// oracles/onednn/isa_server.hpp; ATen's capabilities, oracles/torch/capability_server.hpp) serves
 // instead, so tests can run oneDNN and ATen under any cap this host has.
 #include <gtest/gtest.h>
 
-#include "oracles/support/onednn_isa_server.hpp"
-#include "oracles/support/torch_capability_server.hpp"
+#include "oracles/onednn/isa_server.hpp"
+#include "oracles/torch/capability_server.hpp"
 
 int main(int argc, char **argv) {
   if (const int served = convcheck::serve_onednn_isa_if_asked(); served >= 0) return served;

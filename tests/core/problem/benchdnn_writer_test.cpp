@@ -57,7 +57,7 @@ TEST(BenchdnnWriter, SpellsADeconvInItsOwnSizesWithTheOutputCarryingItsOutputPad
 
 TEST(BenchdnnWriter, NamesADeconvsWeightWithOneDnnsTagsForItsLogicalOrder) {
   // oneDNN's deconvolution weight is [G,] O, I, k... logically; convcheck's canonical deconv weight is
-  // [C_in, C_out/G, k...], oneDNN's iohw / giohw (oracles/support/onednn_descs.cpp hands it so).
+  // [C_in, C_out/G, k...], oneDNN's iohw / giohw (oracles/onednn/descs.cpp hands it so).
   EXPECT_EQ(benchdnn_weight_tag(WeightLayout::oix, false, 2, Op::deconv), "bacd");   // iohw
   EXPECT_EQ(benchdnn_weight_tag(WeightLayout::oix, true, 2, Op::deconv), "acbde");   // giohw
   EXPECT_EQ(benchdnn_weight_tag(WeightLayout::oix, false, 1, Op::deconv), "bac");    // iow

@@ -1,0 +1,373 @@
+// `onednn`: oneDNN 2.x (Debian's libdnnl 2.6) convolution primitives on the CPU, in every rank it has: 1-D, 2-D and
+// 3-D; float32, and the bf16 and f16 rows of the precision table (oneDNN accumulates them in float32), each tensor's
+// memory descriptor in its role's format (onednn_type). Its CPU convolution has no float64. A low-precision
+// combination oneDNN creates no primitive descriptor for (unimplemented: no f16 below avx512_core_fp16, no bf16
+// below avx512_core, no bf16 backward kernel with a float32 diff_dst) is skipped with that reason (missing_kernel).
+//
+// Each direction of a conv is one oneDNN primitive, created from an op descriptor as the v2 API requires (a deconv's
+// are the deconvolution_forward / _backward_data / _backward_weights primitives with the same arguments: src is
+// the deconv's data, dst its output, weights {G, C_out/G, C_in/G, k...} held as our IOHW per group, "giohw"; oneDNN
+// takes output_padding as the destination's size, with padding_r the deconv's pad_end, so only below the stride):
+//   output      convolution_forward(forward_training)  src=data, weights=weight          -> dst
+//               (forward_inference for half the cases of onednn_winograd, oracles/onednn/onednn_winograd.cpp)
+//   grad_data   convolution_backward_data              diff_dst=grad_output, weights     -> diff_src
+//   grad_weight convolution_backward_weights (no bias) src=data, diff_dst=grad_output    -> diff_weights
+// The backward descriptors need the forward primitive descriptor as a hint; one is built per case and shared.
+//
+// Geometry translation (dnnl.hpp, convolution_forward::desc), for 1-D, 2-D and 3-D alike: tensors have rank
+// 2 + ndims, the problem's own axes only ([N, C, W], [N, C, H, W], [N, C, D, H, W]); dilation counts from 0 in
+// oneDNN, so it gets dilation - 1; padding_l is each axis's pad_begin, padding_r its pad_end; grouped weights have
+// rank 3 + ndims {G, K/G, C/G, kernel...} ("goiw", "goihw", "goidhw"), ungrouped ones 2 + ndims {K, C, kernel...},
+// which is how frameworks call oneDNN and so selects the ungrouped kernels. `onednn` asks for convolution_direct,
+// judged under the summation bound; `onednn_winograd` and `onednn_auto` (oracles/onednn/onednn_winograd.cpp) ask for
+// convolution_winograd and convolution_auto through the same code, and each result declares the algorithm class of
+// the kernel that ran, so it is judged under that class's bound (core/numerics/algorithm_bound.hpp). oneDNN takes negative padding only at the end of an axis and smaller than the
+// stride (onednn_refused_padding, oracles/onednn/skips.cpp, says why); other crops are skipped. Two weight
+// gradients and two bf16 kernels that oneDNN 2.6 gets wrong are held back (broken_weight_gradient and
+// broken_bf16_kernel there, core/run/held_back.hpp), and every buffer oneDNN reads or writes is followed by guards
+// (oracles/onednn/memory.hpp).
+//
+// The parts, one file each: memory descriptors and format tags (oracles/onednn/descs.hpp), a case's
+// primitive descriptors, conv and deconv (onednn_primitives.hpp), its inputs held and reordered
+// (onednn_held_input.hpp), why a direction is skipped or held back (onednn_skips.hpp); here, running them.
+//
+// Paths (oracles/onednn/onednn.hpp). Every fuzz case has a new shape, and oneDNN pays per shape: primitive descriptors
+// (its dispatcher runs each candidate kernel's setup until one accepts), JIT code generation for the jit kernels
+// and for every reorder, and page-protection changes for the code. The plain path (x64:gemm:jit almost always: no
+// per-shape JIT, no reorders) costs well under half of the two others (any_weights: brgconv / jit for NHWC, gemm
+// for NCHW, weight reorders; blocked: jit:avx512_core, jit_dw, jit_1x1, gemm, about six JIT-compiled reorders per
+// case); docs/performance.md ("Machine figures behind the code") has the per-path figures. With every case
+// `blocked`, oneDNN dominated convcheck's time. So a case takes `blocked` with probability 1/8, `any_weights` 1/8
+// and `plain` 3/4, decided by a hash of (seed, case index): over a campaign every path and kernel family keeps
+// being fuzzed with the full config distribution (a nightly 100k-case run sends 12.5k cases down each JIT path),
+// at about half the cost. The plain path gets its weights in the layout
+// oneDNN's plain kernels read, not the case's weight layout, because oneDNN serves OHWI, or HWIO with NCHW data,
+// only from its reference implementation (ref:any), which is not what frameworks run. Reorders, in the two other
+// paths, are part of what is tested.
+
+#include "oracles/onednn/onednn.hpp"
+
+#include <cassert>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <dnnl.hpp>
+#include <dnnl_debug.h>
+#include <fmt/format.h>
+#include <omp.h>
+
+#include "core/problem/descriptor.hpp"
+#include "core/problem/op.hpp"
+#include "core/problem/precision_table.hpp"
+#include "core/numerics/isa_cap.hpp"
+#include "core/numerics/fill.hpp"
+#include "core/tensor/layout.hpp"
+#include "oracles/onednn/descs.hpp"
+#include "oracles/onednn/held_input.hpp"
+#include "oracles/onednn/isa_server.hpp"
+#include "oracles/onednn/memory.hpp"
+#include "oracles/onednn/primitives.hpp"
+#include "oracles/onednn/skips.hpp"
+
+namespace convcheck {
+
+using namespace onednn_internal; // this strategy's parts (the other files of oracles/onednn/)
+
+namespace {
+
+/// "2.6.3": the library's own version, as it reports it at run time.
+std::string onednn_version() {
+  const dnnl_version_t *version = dnnl_version();
+  return fmt::format("{}.{}.{}", version->major, version->minor, version->patch);
+}
+
+/// While alive, makes oneDNN run on the calling thread alone. Cases run one at a time per worker process, one
+/// worker per core, so oneDNN's own OpenMP threads would only oversubscribe the cores: on tiny convs they made it
+/// 13x slower (measured). When the case loop was an OpenMP parallel region this was also a deadlock fix: oneDNN
+/// 2.x sizes a primitive's thread decomposition from omp_get_max_threads() but runs f(0, 1) alone whenever
+/// omp_in_parallel() (src/common/dnnl_thread.hpp), so a kernel splitting its reduction across threads waited
+/// forever at its barrier (oneDNN issue #828). And it keeps the main process single-threaded through the warm-up,
+/// which it must be to fork workers. nthreads-var is a per-thread ICV, so this touches no other thread.
+class SingleThreadInParallelRegion {
+public:
+  SingleThreadInParallelRegion() : previous_(omp_get_max_threads()) { omp_set_num_threads(1); }
+  ~SingleThreadInParallelRegion() { omp_set_num_threads(previous_); }
+  SingleThreadInParallelRegion(const SingleThreadInParallelRegion &) = delete;
+  SingleThreadInParallelRegion &operator=(const SingleThreadInParallelRegion &) = delete;
+
+private:
+  int previous_;
+};
+
+/// Runs the primitive of `direction` and returns its result in canonical layout.
+Tensor run_direction(const Case &c, OnednnPath path, const CasePrimitives &primitives, const dnnl::primitive_desc &pd,
+                     HeldInputs &held, Direction direction, dnnl::stream &stream) {
+  const Problem &config = c.problem;
+  const auto wanted = [&pd](int argument) { return pd.query_md(dnnl::query::exec_arg_md, argument); };
+  const Descs &user = primitives.user();
+  std::unordered_map<int, memory> arguments;
+  Tensor result;
+  memory::desc result_desc;
+  int result_argument = 0;
+  switch (direction) {
+  case Direction::output:
+    arguments = {{DNNL_ARG_SRC, held.data.as(wanted(DNNL_ARG_SRC), stream)},
+                 {DNNL_ARG_WEIGHTS, held.weight.as(wanted(DNNL_ARG_WEIGHTS), stream)}};
+    result = Tensor::uninitialized(result_dtype(config, direction), data_shape_in(config.output_shape(), config.data_layout));
+    result_desc = user.output, result_argument = DNNL_ARG_DST;
+    break;
+  case Direction::grad_data:
+    arguments = {{DNNL_ARG_DIFF_DST, held.grad_output.as(wanted(DNNL_ARG_DIFF_DST), stream)},
+                 {DNNL_ARG_WEIGHTS, held.weight.as(wanted(DNNL_ARG_WEIGHTS), stream)}};
+    result = Tensor::uninitialized(result_dtype(config, direction), data_shape_in(config.data_shape(), config.data_layout));
+    result_desc = user.data, result_argument = DNNL_ARG_DIFF_SRC;
+    break;
+  case Direction::grad_weight:
+    arguments = {{DNNL_ARG_SRC, held.data.as(wanted(DNNL_ARG_SRC), stream)},
+                 {DNNL_ARG_DIFF_DST, held.grad_output.as(wanted(DNNL_ARG_DIFF_DST), stream)}};
+    result = Tensor::uninitialized(result_dtype(config, direction), weight_shape_in(config.weight_shape(), held_weight_layout(config, path)));
+    result_desc = user.weight, result_argument = DNNL_ARG_DIFF_WEIGHTS;
+    break;
+  }
+  GuardedMemory user_result(result_desc, GuardedMemory::Guard::result);
+  std::optional<GuardedMemory> chosen; // the result in the layout the primitive chose, when not the user's
+  if (result_desc != wanted(result_argument)) chosen.emplace(wanted(result_argument), GuardedMemory::Guard::result);
+  arguments[result_argument] = chosen ? chosen->get() : user_result.get();
+  ThreadScratch &scratch = ThreadScratch::current();
+  arguments[DNNL_ARG_SCRATCHPAD] = scratch.scratchpad(pd.scratchpad_desc());
+  dnnl::primitive(pd).execute(stream, arguments);
+  if (chosen) {
+    memory from = chosen->get(), to = user_result.get();
+    dnnl::reorder(from, to).execute(stream, from, to);
+  }
+  stream.wait();
+  scratch.check_guard();
+  const char *result_name = direction == Direction::output      ? "dst"
+                            : direction == Direction::grad_data ? "diff_src"
+                                                                : "diff_weights";
+  if (chosen) chosen->check(result_name);
+  user_result.check(result_name);
+  assert(result.byte_size() == user_result.size());
+  std::memcpy(result.bytes(), user_result.data(), result.byte_size());
+  if (direction == Direction::grad_weight) {
+    const WeightLayout layout = held_weight_layout(config, path);
+    return layout == WeightLayout::oix ? std::move(result) : from_weight_layout(result, layout);
+  }
+  return config.data_layout == DataLayout::ncx ? std::move(result) : from_data_layout(result, config.data_layout);
+}
+
+/// dnnl::error::what() names only the failing call; add the status ("unimplemented", "invalid_arguments").
+std::string describe(const dnnl::error &error) {
+  return fmt::format("onednn: {} ({})", error.what(), dnnl_status2str(error.status));
+}
+
+/// Every direction gets the same error: without a forward primitive descriptor none can run.
+RunResults all_failed(const Op op, const std::string &error) {
+  RunResults runs;
+  for (const DirectionInfo &each : directions(op)) runs[each.direction].error = error;
+  return runs;
+}
+
+/// The bf16 and f16 rows of the precision table (all accumulate in float32, as oneDNN does): oneDNN computes those it
+/// has kernels for and skips the others with the reason (missing_kernel).
+std::vector<Precision> low_precisions() {
+  std::vector<Precision> rows = precisions_storing(DType::bfloat16);
+  for (const Precision &precision : precisions_storing(DType::float16)) rows.push_back(precision);
+  return rows;
+}
+
+const Registration registration{{
+    .name = "onednn",
+    .description = "oneDNN 2.x direct convolution and deconvolution primitives (CPU, 1-D, 2-D and 3-D; per case plain "
+                   "layouts, any weights, or blocked layouts with reorders); float32, no float64 (oneDNN's CPU convolution has none), "
+                   "bf16 where the ISA has avx512_core and f16 with avx512_core_fp16 (else skipped with oneDNN's reason; "
+                   "deconvolution float32 only); "
+                   "crops only at the end of an axis and smaller than its stride, as oneDNN's descriptor requires "
+                   "(and no jit weight gradient of one on an outer axis padded at the beginning: a oneDNN 2.6 bug); holds "
+                   "back the jit_1x1 weight gradient of strided 1x1 convs on channels-last with under 16 input "
+                   "channels per group (oneDNN issue #6035) and two bf16 kernels (docs/findings.md); --run-held-back runs them",
+    .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
+                 .precisions = low_precisions(), .crops = true},
+    .unsupported = [](const Problem &problem, Direction) -> std::string {
+      // Its deconvolution primitives are checked here in float32 only (tests/oracles/onednn/onednn_test.cpp).
+      if (problem.op == Op::deconv && problem.precision != Precision::uniform(DType::float32))
+        return "oneDNN's deconvolution is run in float32 only";
+      return onednn_refused_padding(problem);
+    },
+    // Under the case's ISA cap (core/numerics/isa_cap.hpp): in this process when it runs at that cap, else in a server
+    // process started with it (oracles/onednn/isa_server.hpp).
+    .run_case = [](const Case &c) { return onednn_results_capped(c, onednn_path(c)); },
+    // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process (tens of ms,
+    // docs/performance.md); one small case down every path pays that once, before the workers are forked.
+    .warm_up =
+        [] {
+          const Case c = make_case(parse_descriptor("mb1ic4ih6iw6oc4kh3kw3pt1pl1"), FillMode::normal, 0, 0);
+          for (OnednnPath path : {OnednnPath::plain, OnednnPath::any_weights, OnednnPath::blocked})
+            onednn_results(c, path);
+        },
+    .identity =
+        [] { return ImplementationIdentity{"oneDNN", onednn_version()}; },
+    // Called for a failed direction only, so it builds only the primitive descriptor (no JIT code generation).
+    // It must not throw: the caller records it outside its exception guard.
+    .implementation = [](const Case &c, Direction direction) -> std::string {
+      if (c.problem.precision.acc != DType::float32) return "";
+      const OnednnPath path = onednn_path(c);
+      const std::string cap = isa_cap_of(c);
+      if (!cap.empty() && !host_lacks(cap).empty()) return "";
+      try {
+        return fmt::format("{} ({} path, cap {}, oneDNN isa {})", onednn_implementation_under(cap, c.problem, direction, path),
+                           to_string(path), cap.empty() ? "none" : cap, onednn_isa_under(cap));
+      } catch (const std::exception &error) {
+        return fmt::format("unknown: {}", error.what());
+      }
+    },
+}};
+
+} // namespace
+
+std::string to_string(OnednnPath path) {
+  switch (path) {
+  case OnednnPath::plain: return "plain";
+  case OnednnPath::any_weights: return "any_weights";
+  case OnednnPath::blocked: return "blocked";
+  }
+  return "?";
+}
+
+OnednnPath onednn_path(const Case &conv_case) {
+  switch (mix64(mix64(conv_case.seed ^ 0x6f6e65646e6e2d70ULL) ^ conv_case.case_index) % 8) {
+  case 0: return OnednnPath::blocked;
+  case 1: return OnednnPath::any_weights;
+  default: return OnednnPath::plain;
+  }
+}
+
+namespace {
+
+dnnl::algorithm dnnl_algorithm(OnednnAlgorithm algorithm) {
+  switch (algorithm) {
+  case OnednnAlgorithm::direct: return dnnl::algorithm::convolution_direct;
+  case OnednnAlgorithm::winograd:
+  case OnednnAlgorithm::winograd_inference: return dnnl::algorithm::convolution_winograd;
+  case OnednnAlgorithm::automatic: break;
+  }
+  return dnnl::algorithm::convolution_auto;
+}
+
+/// oneDNN has no kernel of the asked algorithm for the problem: for winograd that is a skip, not a finding.
+bool refused_by_winograd(const dnnl::error &error, OnednnAlgorithm algorithm) {
+  return (algorithm == OnednnAlgorithm::winograd || algorithm == OnednnAlgorithm::winograd_inference) &&
+         error.status == dnnl_unimplemented;
+}
+
+std::string no_winograd_kernel(const dnnl::error &error) {
+  return fmt::format("oneDNN {} runs no winograd convolution of this problem here ({})", onednn_version(),
+                     describe(error));
+}
+
+/// One direction of `runs` on `primitives`, declaring the class of the kernel that ran when the algorithm was not
+/// direct.
+void run_one(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, const CasePrimitives &primitives,
+             const dnnl::primitive_desc &pd, HeldInputs &held, Direction direction, RunResult &run,
+             dnnl::stream &stream) {
+  if (algorithm != OnednnAlgorithm::direct) {
+    const std::string implementation = pd.impl_info_str();
+    run.algorithm = onednn_algorithm_class(implementation);
+    run.skipped = onednn_winograd_held_back(c.problem, direction, implementation);
+    if (!run.skipped.empty()) {
+      run.algorithm.reset();
+      return;
+    }
+    if (!run.algorithm) {
+      run.skipped = fmt::format("oneDNN ran {}, a Winograd kernel whose transforms convcheck does not know, so no "
+                                "bound can judge it (onednn_winograd.cpp lists the known ones)",
+                                implementation);
+      return;
+    }
+    if (direction == Direction::grad_weight && run.algorithm->kind == AlgorithmKind::winograd) {
+      // Its transforms tile the sum over output positions (the kernel taps are the output, F(3x3, 4x4) with
+      // diff_dst tiles as the filter), a shape convcheck's Winograd bound, built on output tiles, does not model.
+      run.skipped = fmt::format("no bound for oneDNN's Winograd weight gradient ({}): it tiles the sum over output "
+                                "positions, which the Winograd bound (output tiles) does not model",
+                                implementation);
+      run.algorithm.reset();
+      return;
+    }
+  }
+  run.result = run_direction(c, path, primitives, pd, held, direction, stream);
+}
+
+} // namespace
+
+RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algorithm) {
+  RunResults runs;
+  const SingleThreadInParallelRegion single_thread;
+  bool any_left = false;
+  for (const DirectionInfo &each : directions(c.problem.op))
+    any_left |= (runs[each.direction].skipped = missing_at_this_isa(c.problem.precision, each.direction)).empty();
+  if (!any_left) return runs;
+  std::optional<CasePrimitives> made;
+  try {
+    made.emplace(c.problem, path, dnnl_algorithm(algorithm), algorithm == OnednnAlgorithm::winograd_inference);
+  } catch (const dnnl::error &error) {
+    if (refused_by_winograd(error, algorithm)) return every_direction_skipped(c.problem.op, no_winograd_kernel(error));
+    if (std::string missing = missing_kernel_of(c.problem, Direction::output, true, error); !missing.empty())
+      return every_direction_skipped(c.problem.op, missing);
+    return all_failed(c.problem.op, "threw: " + describe(error));
+  }
+  try {
+    const CasePrimitives &primitives = *made;
+    const Descs &user = primitives.user();
+    HeldInputs held{hold_data(c[Role::data], c.problem.data_layout, user.data),
+                    hold_weight(c[Role::weight], held_weight_layout(c.problem, path), user.weight),
+                    hold_data(c[Role::grad_output], c.problem.data_layout, user.output)};
+    dnnl::stream &stream = ThreadScratch::current().stream();
+    for (const DirectionInfo &each : directions(c.problem.op)) {
+      const Direction direction = each.direction;
+      RunResult &run = runs[direction];
+      if (!run.skipped.empty()) continue;
+      dnnl::primitive_desc pd;
+      try {
+        pd = primitives.of(direction);
+      } catch (const dnnl::error &error) {
+        if (refused_by_winograd(error, algorithm)) run.skipped = no_winograd_kernel(error);
+        else run.skipped = missing_kernel_of(c.problem, direction, false, error);
+        if (run.skipped.empty()) run.error = "threw: " + describe(error);
+        continue;
+      }
+      try {
+        if (direction == Direction::grad_weight) run.skipped = broken_weight_gradient(c.problem, primitives, path);
+        if (run.skipped.empty()) run.skipped = broken_bf16_kernel(c.problem, direction, path, pd);
+        if (run.skipped.empty()) run_one(c, path, algorithm, primitives, pd, held, direction, run, stream);
+      } catch (const dnnl::error &error) {
+        if (refused_by_winograd(error, algorithm)) run.skipped = no_winograd_kernel(error);
+        else run.error = "threw: " + describe(error);
+      } catch (const OutOfBoundsWrite &error) {
+        run.error = std::string("threw: ") + error.what();
+      }
+    }
+  } catch (const dnnl::error &error) {
+    if (refused_by_winograd(error, algorithm)) return every_direction_skipped(c.problem.op, no_winograd_kernel(error));
+    return all_failed(c.problem.op, "threw: " + describe(error));
+  }
+  return runs;
+}
+
+WeightLayout onednn_weight_layout(const Problem &config, OnednnPath path) { return held_weight_layout(config, path); }
+
+std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path,
+                                  OnednnAlgorithm algorithm) {
+  const SingleThreadInParallelRegion single_thread; // the same decomposition, so the same choice, as running
+  try {
+    return CasePrimitives(config, path, dnnl_algorithm(algorithm), algorithm == OnednnAlgorithm::winograd_inference)
+        .of(direction)
+        .impl_info_str();
+  } catch (const dnnl::error &error) {
+    return "none: " + describe(error);
+  }
+}
+
+} // namespace convcheck

@@ -1,0 +1,49 @@
+#pragma once
+// The primitive descriptors of the `onednn` strategy (oracles/onednn/onednn.cpp): one case's convolution or deconvolution
+// primitives, forward, backward data and backward weights, created with the attributes every primitive of it gets.
+
+#include <optional>
+
+#include <dnnl.hpp>
+
+#include "core/problem/direction.hpp"
+#include "core/problem/problem.hpp"
+#include "oracles/onednn/onednn.hpp"
+#include "oracles/onednn/descs.hpp"
+
+namespace convcheck::onednn_internal {
+
+/// strict: an environment variable (DNNL_DEFAULT_FPMATH_MODE) could otherwise let oneDNN compute in bf16, which
+/// no float32 bound admits. user scratchpad: the primitive takes its scratch memory from us at execution
+/// (ThreadScratch) instead of allocating its own, and primitives on different threads never share one. Built once.
+const dnnl::primitive_attr &strict_attr();
+
+/// The primitive descriptors of one case: the forward one, built once and the hint of both backward ones. The
+/// memory descriptors are made once too (oneDNN spends a few thousand instructions on each).
+class CasePrimitives {
+public:
+  /// `inference`: the output direction runs as forward_inference (the backward hint stays forward_training).
+  /// Throws dnnl::error when oneDNN refuses the forward problem.
+  CasePrimitives(const Problem &config, OnednnPath path, dnnl::algorithm algorithm, bool inference = false);
+
+  /// The primitive descriptor of `direction`; throws dnnl::error when oneDNN refuses the problem.
+  dnnl::primitive_desc of(Direction direction) const;
+
+  const Geometry &geometry() const { return geometry_; }
+  /// How the user's buffers are laid out.
+  const Descs &user() const { return user_; }
+
+private:
+  /// The same for a deconv: oneDNN's deconvolution primitives, the forward one the hint of both backward ones.
+  dnnl::primitive_desc deconv_of(Direction direction) const;
+  dnnl::convolution_forward::desc forward_desc(dnnl::prop_kind kind) const;
+
+  Geometry geometry_;
+  Descs user_, descs_;
+  dnnl::algorithm algorithm_;
+  bool inference_;
+  std::optional<dnnl::convolution_forward::primitive_desc> forward_;          // a conv's
+  std::optional<dnnl::deconvolution_forward::primitive_desc> deconv_forward_; // a deconv's
+};
+
+} // namespace convcheck::onednn_internal

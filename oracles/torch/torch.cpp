@@ -1,0 +1,318 @@
+// `torch` and `torch_native`: PyTorch's ATen (Debian's libtorch 1.13) in process, convs and deconvs (transposed = true
+// with the output padding: ATen's SlowTranspose2d / SlowTranspose3d for float32 and float64), every direction, every rank,
+// float32, float64, and bf16 and f16 storage with every tensor in that format (ATen's CPU convolutions have no mixed
+// formats; a kernel ATen has no case for a format, as for f16 on the CPU, is skipped with ATen's message), in the
+// case's layouts, crops included.
+// `torch` lets ATen pick its backend as it does for any PyTorch user (Mkldnn, that is oneDNN through ideep, for most
+// float32 problems); `torch_native` switches the mkldnn backend off for the call (torch.backends.mkldnn.enabled =
+// False), so ATen's own im2col / vol2col and BLAS paths (Slow2d, SlowDilated2d, Slow3d, SlowDilated3d) are under test
+// too. What ATen is called with, and how padding, crops, layouts and threads are handled, is in the module that calls
+// it, oracles/torch/module/torch_aten.cpp; this file declares the strategies and loads that module on first use
+// (oracles/torch/torch_module.hpp says why it is a module of its own).
+//
+// Both are off by default (Strategy::in_default_set): ATen's per-op overhead makes a case cost several times what all
+// default strategies together cost (docs/performance.md, "libtorch and XNNPACK"); `--strategies all` or naming them
+// runs them.
+
+#include "core/run/held_back.hpp"
+#include "core/numerics/isa_cap.hpp"
+#include "core/run/strategy.hpp"
+
+#ifdef CONVCHECK_TORCH_MODULE
+
+#include <dlfcn.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/numerics/fill.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/problem/precision_table.hpp"
+#include "oracles/onednn/bug_6035.hpp"
+#include "oracles/onednn/bf16_bugs.hpp"
+#include "oracles/torch/capability_server.hpp"
+#include "oracles/torch/torch_module.hpp"
+
+namespace convcheck {
+
+namespace {
+
+/// The module's entry points, or why there are none.
+struct Module {
+  torch_module::RunFunction run = nullptr;
+  torch_module::BackendFunction backend = nullptr;
+  torch_module::CapabilityFunction capability = nullptr;
+  std::string error;
+};
+
+/// Loads the module once per process (thread-safe). The campaign does it in its warm-up, before forking workers,
+/// so that they inherit libtorch loaded and initialised instead of each paying seconds for it.
+const Module &module() {
+  static const Module loaded = [] {
+    Module m;
+    void *handle = dlopen(CONVCHECK_TORCH_MODULE, RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      m.error = fmt::format("cannot load the torch module {}: {}", CONVCHECK_TORCH_MODULE, dlerror());
+      return m;
+    }
+    m.run = reinterpret_cast<torch_module::RunFunction>(dlsym(handle, torch_module::run_symbol));
+    m.backend = reinterpret_cast<torch_module::BackendFunction>(dlsym(handle, torch_module::backend_symbol));
+    m.capability = reinterpret_cast<torch_module::CapabilityFunction>(dlsym(handle, torch_module::capability_symbol));
+    if (m.run == nullptr || m.backend == nullptr || m.capability == nullptr)
+      m.error = fmt::format("the torch module {} lacks its entry points", CONVCHECK_TORCH_MODULE);
+    return m;
+  }();
+  return loaded;
+}
+
+void *raw(const Tensor &tensor) {
+  return visit_typed(tensor, [](const auto *data) { return const_cast<void *>(static_cast<const void *>(data)); });
+}
+
+/// The case for the module, pointing at the case's inputs.
+torch_module::Conv conv_of(const Case &c, bool mkldnn) {
+  const Problem &p = c.problem;
+  torch_module::Conv conv;
+  conv.ndims = p.ndims;
+  conv.format = static_cast<torch_module::Format>(p.precision.src); // Support: one storage format per problem
+  conv.channels_last = p.data_layout == DataLayout::nxc;
+  conv.weight_channels_last = p.weight_layout == WeightLayout::oxi;
+  conv.mkldnn = mkldnn;
+  conv.transposed = p.op == Op::deconv;
+  conv.batch = p.batch, conv.groups = p.groups, conv.in_channels = p.in_channels, conv.out_channels = p.out_channels;
+  for (int64_t i = 0; i < p.ndims; ++i) {
+    const SpatialAxis &axis = p.axes[static_cast<size_t>(p.first_axis() + i)];
+    conv.in[i] = axis.in, conv.kernel[i] = axis.kernel, conv.stride[i] = axis.stride;
+    conv.dilation[i] = axis.dilation, conv.pad_begin[i] = axis.pad_begin, conv.pad_end[i] = axis.pad_end;
+    conv.output_padding[i] = axis.output_padding;
+  }
+  conv.data = raw(c[Role::data]), conv.weight = raw(c[Role::weight]), conv.grad_output = raw(c[Role::grad_output]);
+  return conv;
+}
+
+/// ATen's name for the backend it selects for `c` ("Mkldnn", "Slow2d", ...; "none: why" when it selects none).
+std::string backend_name(const Module &m, const Case &c, bool mkldnn) {
+  char name[512];
+  m.backend(conv_of(c, mkldnn), name, sizeof name);
+  return name;
+}
+
+/// Why torch's weight gradient of `c` is held back ("" when it runs). ATen's Mkldnn backend computes the weight
+/// gradient of a strided 1x1 conv held channels-last (input or weight) with oneDNN 2.6's jit_1x1 backward-weights
+/// kernel (jit_1x1:avx2 here, ONEDNN_VERBOSE), which, with fewer input channels than its channel block (8 on AVX2,
+/// measured; 16 on AVX-512), writes past the end of the scratchpad it asks for: 256 bytes on
+/// mb2ic4ih12iw6oc5kh1kw1sw2_nhwc with one thread, into the other thread's part with two (wrong values then). In a
+/// worker that is heap corruption which aborts or crashes it a few cases later, or hangs it in oneDNN's primitive
+/// cache. oneDNN issue #6035 (open) describes the same overflow; docs/findings.md has the standalone reproducers.
+/// Not run at all: run and discarded, it would still corrupt the heap. Forward and data gradient still run.
+/// --run-held-back runs it (core/run/held_back.hpp): expect a crashed or hung worker a few cases later.
+std::string broken_weight_gradient(const Module &m, const Case &c, bool mkldnn) {
+  const Problem &p = c.problem;
+  if (run_held_back() || !mkldnn || p.precision.src != DType::float32 || !has_onednn_6035_shape(p)) return "";
+  if (p.data_layout != DataLayout::nxc && p.weight_layout != WeightLayout::oxi) return "";
+  if (backend_name(m, c, mkldnn) != "Mkldnn") return "";
+  return "ATen's Mkldnn weight gradient of a strided 1x1 conv with under 16 input channels per group in "
+         "channels-last memory runs oneDNN 2.6's jit_1x1 backward-weights kernel, which writes past its scratchpad "
+         "(heap corruption; oneDNN issue #6035)";
+}
+
+/// ATen's message when its CPU kernels have no case for a low-precision format ("\"slow_conv2d_cpu\" not implemented
+/// for 'Half'": AT_DISPATCH's error, core's c10 dispatch), or "" for any other error (a finding). float32 and float64
+/// have every CPU kernel, so there such a message stays a finding.
+std::string missing_kernel(const Problem &p, const char *error) {
+  const DType dtype = p.precision.src;
+  if (dtype != DType::bfloat16 && dtype != DType::float16) return "";
+  const std::string text = error;
+  return text.find("not implemented for '") != std::string::npos ? text : "";
+}
+
+/// Why every direction of a bf16 `c` is held back (core/run/held_back.hpp; "" when it runs): ATen 1.13's own CPU
+/// convolutions (Slow2d, SlowDilated2d, Slow3d, SlowDilated3d; every bf16 problem of torch_native, and those torch's
+/// Mkldnn backend does not take) do not return one rounding of a float32 sum: on exact integer inputs a 2x2 kernel of
+/// one channel (4 products) is off by a bf16 ulp or more (docs/findings.md; PyTorch's own F.conv2d with
+/// torch.backends.mkldnn.enabled = False shows it too), so a fuzz would report them on nearly every case.
+///
+/// A bf16 deconv is the other way round: ATen 1.13 has no bf16 SlowTranspose2d / SlowTranspose3d kernel (skipped with
+/// ATen's message, missing_kernel), and sends it to its Mkldnn backend instead (float32 deconvs never go there), which
+/// computes a plain convolution: F.conv_transpose1d of [3, 1] by [2, 5] in bf16 returns [11] (the correlation), not
+/// [6, 17, 5]; its backward throws oneDNN's "could not create a descriptor" or returns a conv's gradients
+/// (docs/findings.md).
+std::string broken_bf16_backend(const Module &m, const Case &c, bool mkldnn) {
+  if (run_held_back() || c.problem.precision.src != DType::bfloat16) return "";
+  const std::string backend = backend_name(m, c, mkldnn);
+  if (c.problem.op == Op::deconv)
+    return backend == "Mkldnn" ? "ATen 1.13's Mkldnn backend computes a bf16 transposed convolution as a plain "
+                                 "convolution (it ignores transposed; docs/findings.md)"
+                               : "";
+  if (backend == "Mkldnn") return "";
+  return fmt::format("ATen 1.13's {} bf16 convolution rounds its sums to bfloat16, not once from float32 "
+                     "(docs/findings.md)",
+                     backend);
+}
+
+/// Why `direction` of a bf16 `c` on ATen's Mkldnn backend is held back ("" when it runs): the shapes of the oneDNN
+/// 2.6 bf16 kernel bugs the onednn strategy holds back (oracles/onednn/bf16_bugs.hpp), which the 20,000-case
+/// torch fuzz reached through ATen too. ATen does not say which oneDNN kernel it ran, so the shape alone decides.
+std::string broken_onednn_bf16_kernel(const Module &m, const Case &c, bool mkldnn, Direction direction) {
+  const Problem &p = c.problem;
+  if (run_held_back() || !mkldnn || p.precision.src != DType::bfloat16) return "";
+  const bool weight_shape = direction == Direction::grad_weight && has_onednn_bf16_weight_gradient_shape(p);
+  const bool data_shape =
+      direction == Direction::grad_data &&
+      has_onednn_bf16_odd_channels_1x1_shape(p, p.data_layout == DataLayout::nxc || p.weight_layout == WeightLayout::oxi);
+  if ((!weight_shape && !data_shape) || backend_name(m, c, mkldnn) != "Mkldnn") return "";
+  return weight_shape ? "ATen's Mkldnn bf16 weight gradient of a stride larger than its axis's input, or of a 3-D depth "
+                        "stride above 1 with depth padding, runs oneDNN 2.6's jit_bf16 kernel, which returns wrong "
+                        "values (docs/findings.md)"
+                      : "ATen's Mkldnn bf16 data gradient of a 1x1 conv in channels-last memory with an odd number of "
+                        "output channels per group runs oneDNN 2.6's jit_bf16_1x1 kernel, which returns wrong values "
+                        "(docs/findings.md)";
+}
+
+/// Why every direction of a bf16 `c` on ATen's Mkldnn backend under a oneDNN cap below avx512_core is held back (""
+/// when it runs): ATen 1.13 sends bf16 to Mkldnn when the host has AVX-512 (mkldnn_bf16_device_check asks the CPU, not
+/// oneDNN's cap), and oneDNN capped there has no bf16 convolution, so ATen throws (docs/findings.md). A PyTorch user
+/// who sets ONEDNN_MAX_CPU_ISA=AVX2 meets it too; a fuzz would report it on every such case.
+std::string bf16_below_onednn_cap(const Module &m, const Case &c, bool mkldnn) {
+  const std::string cap = isa_cap_of(c);
+  if (run_held_back() || !mkldnn || c.problem.precision.src != DType::bfloat16 || (cap != "sse41" && cap != "avx2"))
+    return "";
+  if (backend_name(m, c, mkldnn) != "Mkldnn") return "";
+  return fmt::format("ATen 1.13 sends bf16 to its Mkldnn backend by the host's ISA, not oneDNN's cap: under cap {} "
+                     "oneDNN has no bf16 convolution and ATen throws \"could not create a primitive descriptor "
+                     "iterator\" (docs/findings.md)",
+                     cap);
+}
+
+RunResults run_torch(const Case &c, bool mkldnn) {
+  RunResults runs;
+  const Module &m = module();
+  if (!m.error.empty()) {
+    for (const DirectionInfo &each : directions(c.problem.op)) runs[each.direction].error = m.error;
+    return runs;
+  }
+  if (std::string held_back = broken_bf16_backend(m, c, mkldnn); !held_back.empty())
+    return every_direction_skipped(c.problem.op, held_back);
+  if (std::string held_back = bf16_below_onednn_cap(m, c, mkldnn); !held_back.empty())
+    return every_direction_skipped(c.problem.op, held_back);
+  const Problem &p = c.problem;
+  const DType dtype = c[Role::data].dtype();
+  Tensor output = Tensor::uninitialized(dtype, p.output_shape());
+  Tensor grad_data = Tensor::uninitialized(dtype, p.data_shape());
+  Tensor grad_weight = Tensor::uninitialized(dtype, p.weight_shape());
+  runs[Direction::grad_weight].skipped = broken_weight_gradient(m, c, mkldnn);
+  for (Direction direction : {Direction::grad_data, Direction::grad_weight})
+    if (runs[direction].skipped.empty()) runs[direction].skipped = broken_onednn_bf16_kernel(m, c, mkldnn, direction);
+  torch_module::Results results;
+  results.output = raw(output);
+  results.grad_data = runs[Direction::grad_data].skipped.empty() ? raw(grad_data) : nullptr;
+  results.grad_weight = runs[Direction::grad_weight].skipped.empty() ? raw(grad_weight) : nullptr;
+  m.run(conv_of(c, mkldnn), results);
+  const auto settle = [&](Direction direction, Tensor &result, const char *error, const char *function) {
+    if (!runs[direction].skipped.empty()) return;
+    if (*error == '\0') runs[direction].result = std::move(result);
+    else if (std::string missing = missing_kernel(p, error); !missing.empty())
+      runs[direction].skipped = fmt::format("ATen 1.13 has no CPU {} kernel here: {}: {}", to_string(dtype), function, missing);
+    else runs[direction].error = fmt::format("threw: {}: {}", function, error);
+  };
+  settle(Direction::output, output, results.forward_error, "at::convolution");
+  settle(Direction::grad_data, grad_data, results.backward_error, "at::convolution_backward");
+  settle(Direction::grad_weight, grad_weight, results.backward_error, "at::convolution_backward");
+  return runs;
+}
+
+/// ATen's backend for the problem, the same for every direction on the CPU (torch_aten.cpp says why).
+std::string backend_of(const Case &c, bool mkldnn) {
+  const Module &m = module();
+  if (!m.error.empty()) return "none: " + m.error;
+  return fmt::format("ATen {} (at::native::select_conv_backend{}{})", backend_name(m, c, mkldnn),
+                     mkldnn ? "" : ", mkldnn off", c.problem.data_layout == DataLayout::nxc ? ", channels-last input" : "");
+}
+
+/// Loads the module and runs a small case both ways, so that libtorch's one-time work (its ~290 libraries and
+/// static initialisers, oneDNN's engine and GEMM kernels, OpenBLAS) is done once, in the campaign's process.
+void warm_up() {
+  const Case c = make_case(parse_descriptor("mb1ic4ih6iw6oc4kh3kw3pt1pl1_nhwc"), FillMode::normal, 0, 0);
+  run_torch(c, true);
+  run_torch(c, false);
+}
+
+/// The low-precision rows whose tensors share one format (bf16 or f16 storage, float32 accumulation): what ATen
+/// computes when every tensor is bf16 (torch.autocast("cpu")) or f16. A bf16 convolution in ATen gives a bf16
+/// result, so the rows with a float32 destination are not its own. ATen accumulates in float32 (opmath_type).
+std::vector<Precision> one_storage_format_rows() {
+  std::vector<Precision> rows;
+  for (const PrecisionRow &row : precision_table())
+    if (row.low_precision && row.precision.src == row.precision.dst && row.precision.acc == DType::float32)
+      rows.push_back(row.precision);
+  return rows;
+}
+
+/// ATen's CPU capability in this process ("" when the module did not load): fixed once ATen asked for it, so asked once.
+std::string process_capability() {
+  static const std::string capability = [] {
+    const Module &m = module();
+    if (!m.error.empty()) return std::string();
+    char name[32];
+    m.capability(name, sizeof name);
+    return std::string(name);
+  }();
+  return capability;
+}
+
+/// The strategy in this process, for oracles/torch/capability_server.hpp.
+TorchHere here(bool mkldnn) {
+  return {[mkldnn](const Case &c) { return run_torch(c, mkldnn); }, process_capability};
+}
+
+/// One ATen strategy: the mkldnn backend allowed or not; each case under its ATen capability and, with mkldnn, the
+/// oneDNN cap beneath (core/numerics/isa_cap.hpp).
+Strategy aten_strategy(const std::string &name, std::string description, bool mkldnn) {
+  return {
+      .name = name,
+      .description = std::move(description),
+      .in_default_set = false,
+      .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                   .precisions = one_storage_format_rows(), .crops = true},
+      .run_case = [name, mkldnn](const Case &c) { return torch_results_capped(name, c, mkldnn, here(mkldnn)); },
+      .warm_up = warm_up,
+      .implementation =
+          [mkldnn](const Case &c, Direction) {
+            return fmt::format("{}, {}", backend_of(c, mkldnn), torch_capability_identity(c, mkldnn, here(mkldnn)));
+          },
+  };
+}
+
+const Registration torch{aten_strategy(
+    "torch",
+    "PyTorch's ATen (libtorch 1.13) at::convolution / at::convolution_backward, ATen choosing its backend (Mkldnn for "
+    "most float32 problems, else its im2col/vol2col paths); deconvs with transposed = true and output_padding (no bf16 "
+    "deconv: ATen computes it as a plain conv, held back); 1-D, 2-D, 3-D, float32, float64, bf16 and f16 (where ATen has the CPU kernel), channels-last memory "
+    "format for NWC/NHWC/NDHWC and OHWI weights; asymmetric padding and crops through constant_pad_nd; off by default",
+    /*mkldnn=*/true)};
+
+const Registration torch_native{aten_strategy(
+    "torch_native",
+    "the same with ATen's mkldnn backend switched off (setUserEnabledMkldnn(false)): ATen's own Slow2d, "
+    "SlowDilated2d, Slow3d and SlowDilated3d (im2col/vol2col and BLAS), and SlowTranspose2d/3d for deconvs; off by default",
+    /*mkldnn=*/false)};
+
+} // namespace
+
+} // namespace convcheck
+
+#else // built without libtorch
+
+namespace convcheck {
+namespace {
+constexpr const char *without_libtorch =
+    "libtorch was not found when convcheck was configured (find_package(Torch): install libtorch-dev, reconfigure)";
+const UnbuiltRegistration torch{{"torch", without_libtorch}};
+const UnbuiltRegistration torch_native{{"torch_native", without_libtorch}};
+} // namespace
+} // namespace convcheck
+
+#endif

@@ -1,0 +1,398 @@
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <future>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "core/numerics/case.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/numerics/reference.hpp"
+#include "core/run/held_back.hpp"
+#include "core/numerics/isa_cap.hpp"
+#include "core/run/strategy.hpp"
+#include "core/run/verify.hpp"
+#include "oracles/onednn/onednn.hpp"
+#include "oracles/onednn/isa_server.hpp"
+#include "tests/oracles/edge_configs.hpp"
+
+namespace convcheck {
+
+namespace {
+
+bool is_float64(const std::string &descriptor) { return parse_descriptor(descriptor).precision.src == DType::float64; }
+
+const Strategy &onednn() {
+  const Strategy *strategy = find_strategy("onednn");
+  EXPECT_NE(strategy, nullptr);
+  return *strategy;
+}
+
+constexpr OnednnPath all_paths[] = {OnednnPath::plain, OnednnPath::any_weights, OnednnPath::blocked};
+
+// The one skip a run may report instead of a result: a crop's weight gradient on the jit kernel of oneDNN 2.6 that
+// reads past the output (broken_weight_gradient, oracles/onednn/skips.cpp).
+bool is_known_hold_back(Direction direction, const std::string &skipped) {
+  return direction == Direction::grad_weight && skipped.rfind("oneDNN 2.6's jit", 0) == 0 &&
+         (skipped.find("weight gradient reads past the output") != std::string::npos ||
+          skipped.find("(oneDNN issue #6035)") != std::string::npos);
+}
+
+// Each path's problems on one case: a direction that did not pass (or weakly pass) against the reference, or was
+// skipped for another reason than the known jit bugs (held back).
+std::vector<std::string> path_disagreements(const Case &conv_case, OnednnPath path, const std::string &cap = "") {
+  const Reference reference = compute_reference(conv_case);
+  const RunResults runs = onednn_results_under(cap, conv_case, path);
+  std::vector<std::string> problems;
+  for (Direction direction : all_directions) {
+    const RunResult &run = runs.at(direction);
+    if (is_known_hold_back(direction, run.skipped)) continue;
+    const Outcome outcome = run.result.empty()
+                                ? Outcome{"onednn", direction, Verdict::failed, run.error + run.skipped, {}, {}}
+                                : judge("onednn", direction, run.result, reference[direction]);
+    if (outcome.verdict == Verdict::failed)
+      problems.push_back(fmt::format("{} path {}: {}", to_string(path), to_string(direction), outcome.detail));
+  }
+  return problems;
+}
+
+// Every path on one config, bit for bit in exact fill and within the bound in normal fill.
+void expect_every_path_agrees(const std::string &name, const std::string &descriptor) {
+  for (FillMode fill : {FillMode::exact, FillMode::normal})
+    for (OnednnPath path : all_paths) {
+      const auto problems = path_disagreements(make_case(parse_descriptor(descriptor), fill, 7, 3), path);
+      EXPECT_TRUE(problems.empty()) << name << " " << descriptor << " " << to_string(fill) << ": "
+                                    << (problems.empty() ? "" : problems.front());
+    }
+}
+
+void expect_every_path_agrees_on_float32_edge_configs(int64_t ndims) {
+  for (const auto &edge : testing::edge_configs(ndims)) {
+    if (is_float64(edge.descriptor)) continue;
+    expect_every_path_agrees(edge.name, edge.descriptor);
+  }
+}
+
+// Through the registered strategy, like the campaign: every float32 edge config of the rank, crops included,
+// agrees, except the crops oneDNN does not take, which are skipped with the reason.
+void expect_strategy_agrees_on_float32_edge_configs(int64_t ndims) {
+  for (const auto &edge : testing::edge_configs(ndims, /*crops=*/true)) {
+    if (is_float64(edge.descriptor)) continue;
+    const Problem problem = parse_descriptor(edge.descriptor);
+    const std::string refused = onednn().unsupported_reason(problem, Direction::output);
+    EXPECT_TRUE(refused.empty() || refused.rfind("oneDNN takes", 0) == 0) << edge.descriptor << ": " << refused;
+    const auto problems = testing::disagreements("onednn", edge.descriptor, FillMode::exact, !refused.empty());
+    EXPECT_TRUE(problems.empty()) << edge.descriptor << ": " << (problems.empty() ? "" : problems.front());
+  }
+}
+
+// Crops oneDNN takes: at the end of an axis and smaller than its stride. Each drops an output on some axis (the
+// test below checks), so it is a crop and not a padding of zero by another name. Those with an outer axis padded
+// at the beginning too (pt1pb-2, pfr1pbk-1) have their weight gradient skipped (a oneDNN 2.6 jit bug); the others
+// run every direction.
+const std::vector<std::vector<std::string>> accepted_crop_shapes = {
+    {"mb2ic3iw9oc2kw3sw2pr-1", "mb2ic3iw7oc2kw2sw3pl1pr-2", "g2mb1ic4iw11oc6kw2sw3dlw2pl1pr-2"},
+    {"mb2ic3ih7iw9oc2kh3kw2sh2sw3pb-1pr-2", "mb2ic3ih6iw7oc2kh3kw2sw3pl1pr-2", "g3mb1ic6ih7iw5oc3kh2kw3sh3dlw2pt1pb-2pl2"},
+    {"mb1ic2id6ih6iw8oc2kd2kh3kw2sd2sh3sw2pbk-1pb-2pr-1", "g2mb2ic4id5ih5iw4oc4kd2kh2kw2sd2sw2dlh2pfr1pbk-1pt1pr-1"},
+};
+const std::vector<std::vector<std::string>> layout_suffixes = {
+    {"", "_nwc", "_nwc_wio", "_nwc_owi", "_wio", "_owi"},
+    {"", "_nhwc", "_nhwc_hwio", "_nhwc_ohwi", "_hwio", "_ohwi"},
+    {"", "_ndhwc", "_ndhwc_dhwio", "_ndhwc_odhwi", "_dhwio", "_odhwi"},
+};
+
+std::vector<std::string> accepted_crops() {
+  std::vector<std::string> descriptors;
+  for (size_t rank = 0; rank < accepted_crop_shapes.size(); ++rank)
+    for (const std::string &shape : accepted_crop_shapes[rank])
+      for (const std::string &suffix : layout_suffixes[rank]) descriptors.push_back(shape + suffix);
+  return descriptors;
+}
+
+} // namespace
+
+// A case takes one path, so every path is checked here on every float32 edge config, bit for bit in exact fill.
+TEST(Onednn, EveryPathAgreesWithReferenceOnFloat32EdgeConfigs) { expect_every_path_agrees_on_float32_edge_configs(2); }
+TEST(Onednn, EveryPathAgreesWithReferenceOnFloat32EdgeConfigs1D) { expect_every_path_agrees_on_float32_edge_configs(1); }
+TEST(Onednn, EveryPathAgreesWithReferenceOnFloat32EdgeConfigs3D) { expect_every_path_agrees_on_float32_edge_configs(3); }
+
+// Deconvs, through oneDNN's deconvolution primitives on every path: every float32 deconv edge config of every rank
+// agrees (bit for bit in exact fill), except the paddings oneDNN does not take, which are skipped with the reason.
+TEST(Onednn, EveryPathAgreesWithReferenceOnFloat32DeconvEdgeConfigs) {
+  for (int64_t ndims = 1; ndims <= 3; ++ndims)
+    for (const auto &edge : testing::deconv_edge_configs(ndims, /*crops=*/true)) {
+      if (is_float64(edge.descriptor)) continue;
+      const Problem problem = parse_descriptor(edge.descriptor);
+      const std::string refused = onednn().unsupported_reason(problem, Direction::output);
+      EXPECT_TRUE(refused.empty() || refused.rfind("oneDNN takes", 0) == 0) << edge.descriptor << ": " << refused;
+      if (refused.empty()) expect_every_path_agrees(edge.name, edge.descriptor);
+    }
+}
+
+TEST(Onednn, EveryPathAgreesWithReferenceOnTheCropsItTakes) {
+  for (const std::string &descriptor : accepted_crops()) {
+    const Problem problem = parse_descriptor(descriptor);
+    ASSERT_EQ(onednn().unsupported_reason(problem, Direction::output), "") << descriptor;
+    Problem uncropped = problem;
+    for (SpatialAxis &axis : uncropped.axes) axis.pad_end = std::max<int64_t>(axis.pad_end, 0);
+    EXPECT_NE(uncropped.output_shape(), problem.output_shape()) << descriptor << " crops nothing";
+    expect_every_path_agrees("crop", descriptor);
+  }
+}
+
+// The registered strategy takes the path of the case, through verify_one like the campaign and shrinking.
+TEST(Onednn, StrategyAgreesWithReferenceOnFloat32EdgeConfigs) { expect_strategy_agrees_on_float32_edge_configs(2); }
+TEST(Onednn, StrategyAgreesWithReferenceOnFloat32EdgeConfigs1D) { expect_strategy_agrees_on_float32_edge_configs(1); }
+TEST(Onednn, StrategyAgreesWithReferenceOnFloat32EdgeConfigs3D) { expect_strategy_agrees_on_float32_edge_configs(3); }
+
+// Through verify_one, like the campaign: each crop oneDNN takes is declared supported in every direction, and
+// agrees, but for the weight gradients held back from the broken jit kernel.
+TEST(Onednn, StrategyAgreesWithReferenceOnTheCropsItTakes) {
+  for (const std::string &descriptor : accepted_crops()) {
+    const Case conv_case = make_case(parse_descriptor(descriptor), FillMode::normal, 7, 3);
+    const Reference reference = compute_reference(conv_case);
+    for (Direction direction : all_directions) {
+      EXPECT_EQ(onednn().unsupported_reason(conv_case.problem, direction), "") << descriptor;
+      const Outcome outcome = verify_one(conv_case, reference, onednn(), direction);
+      const bool agreed = outcome.verdict == Verdict::passed || outcome.verdict == Verdict::weak;
+      EXPECT_TRUE(agreed || (outcome.verdict == Verdict::skipped && is_known_hold_back(direction, outcome.detail)))
+          << descriptor << " " << to_string(direction) << ": " << to_string(outcome.verdict) << " " << outcome.detail;
+    }
+  }
+}
+
+// oneDNN 2.6's jit weight gradient reads past the output when an outer axis is padded at the beginning and cropped
+// at the end; on this problem it corrupted the heap (oracles/onednn/skips.hpp has the measurements). That direction is held back
+// on a jit kernel only, and not even run (it would crash the test); gemm, on the plain path, computes it right.
+TEST(Onednn, HoldsBackTheJitWeightGradientOfACropItGetsWrong) {
+  const Problem problem = parse_descriptor("mb1ic1ih7iw8oc1kh4kw5sh3pt1pb-2pr1_nhwc");
+  const Case conv_case = make_case(problem, FillMode::exact, 7, 3);
+  int held_back = 0;
+  for (OnednnPath path : all_paths) {
+    const std::string implementation = onednn_implementation(problem, Direction::grad_weight, path);
+    const RunResults runs = onednn_results(conv_case, path);
+    const RunResult &run = runs.at(Direction::grad_weight);
+    if (implementation.rfind("jit", 0) == 0) {
+      ++held_back;
+      EXPECT_EQ(run.skipped, fmt::format("oneDNN 2.6's {} weight gradient reads past the output of an outer axis "
+                                         "padded at the beginning and cropped at the end (pad_top 1, pad_bottom -2): "
+                                         "wrong results, heap corruption or a crash",
+                                         implementation));
+      EXPECT_TRUE(run.result.empty());
+    } else {
+      EXPECT_EQ(run.skipped, "") << to_string(path) << " " << implementation;
+    }
+    EXPECT_TRUE(path_disagreements(conv_case, path).empty()) << to_string(path);
+  }
+  EXPECT_GT(held_back, 0) << "no path ran a jit weight gradient: the test no longer reaches the bug";
+  EXPECT_EQ(onednn_implementation(problem, Direction::grad_weight, OnednnPath::plain).rfind("jit", 0),
+            std::string::npos);
+  // The width axis is the kernel's inner loop, which clamps its padding: that weight gradient runs on jit too.
+  const Case width_crop = make_case(parse_descriptor("mb1ic1ih8iw7oc1kh5kw4sw3pl1pr-2_nhwc"), FillMode::exact, 7, 3);
+  EXPECT_EQ(onednn_results(width_crop, OnednnPath::blocked).at(Direction::grad_weight).skipped, "");
+  EXPECT_TRUE(path_disagreements(width_crop, OnednnPath::blocked).empty());
+}
+
+// oneDNN issue #6035: the jit_1x1 weight gradient of a strided 1x1 conv on a channels-last source with fewer input
+// channels than its block writes past its scratchpad. The bug is in the AVX2 kernel (jit_1x1:avx2): an AVX-512 host
+// dispatches the same problem to jit_1x1:avx512_core, which is right, so the test pins oneDNN at avx2 (a server
+// process started with that cap) and is skipped only where the host has no AVX2. Held back where it runs (the
+// user's channels-last source, so not the blocked path); with the hold-back lifted, the guard bytes after the
+// scratchpad make it a finding of that direction alone, and the heap stays whole.
+TEST(Onednn, HoldsBackTheJit1x1WeightGradientThatWritesPastItsScratchpad) {
+  if (const std::string lacks = host_lacks("avx2"); !lacks.empty()) GTEST_SKIP() << lacks;
+  const std::string cap = "avx2";
+  ASSERT_EQ(onednn_isa_under(cap), "avx2");
+  const Case conv_case = make_case(parse_descriptor("mb2ic4ih12iw6oc5kh1kw1sw2_nhwc"), FillMode::exact, 7, 3);
+  ASSERT_EQ(onednn_implementation_under(cap, conv_case.problem, Direction::grad_weight, OnednnPath::any_weights),
+            "jit_1x1:avx2")
+      << "the weight gradient no longer runs on jit_1x1: the test no longer reaches the bug";
+  const RunResults held = onednn_results_under(cap, conv_case, OnednnPath::any_weights);
+  EXPECT_NE(held.at(Direction::grad_weight).skipped.find("(oneDNN issue #6035)"), std::string::npos)
+      << held.at(Direction::grad_weight).skipped;
+  EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights, cap).empty());
+
+  set_run_held_back(true);
+  const RunResults lifted = onednn_results_under(cap, conv_case, OnednnPath::any_weights);
+  set_run_held_back(false);
+  EXPECT_EQ(lifted.at(Direction::grad_weight).error.rfind("threw: onednn: the primitive wrote past the ", 0), 0u)
+      << lifted.at(Direction::grad_weight).error;
+  EXPECT_TRUE(lifted.at(Direction::output).error.empty() && lifted.at(Direction::grad_data).error.empty());
+
+  EXPECT_EQ(onednn_results_under(cap, conv_case, OnednnPath::blocked).at(Direction::grad_weight).skipped, "");
+  const Case first = make_case(parse_descriptor("mb2ic4ih12iw6oc5kh1kw1sw2"), FillMode::exact, 7, 3);
+  EXPECT_EQ(onednn_results_under(cap, first, OnednnPath::any_weights).at(Direction::grad_weight).skipped, "");
+  EXPECT_TRUE(path_disagreements(first, OnednnPath::any_weights, cap).empty());
+}
+
+// The same problem under the host's own AVX-512 kernels: jit_1x1:avx512_core has no such bug, and is not held
+// back. Skipped, saying so, on a host without AVX-512.
+TEST(Onednn, TheAvx512Jit1x1WeightGradientOfTheSameProblemIsRight) {
+  if (const std::string lacks = host_lacks("avx512_core"); !lacks.empty()) GTEST_SKIP() << lacks;
+  const std::string cap = "avx512_core";
+  const Case conv_case = make_case(parse_descriptor("mb2ic4ih12iw6oc5kh1kw1sw2_nhwc"), FillMode::exact, 7, 3);
+  EXPECT_EQ(onednn_implementation_under(cap, conv_case.problem, Direction::grad_weight, OnednnPath::any_weights)
+                .find("avx2"),
+            std::string::npos);
+  set_run_held_back(true);
+  EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights, cap).empty());
+  set_run_held_back(false);
+}
+
+// The crops the strategy skips are exactly those oneDNN refuses: over every padding from -2 to 1 at the beginning
+// and -3 to 1 at the end of a 1-D conv with strides 1 to 3 and dilations 1 and 2, the strategy declares a problem
+// unsupported exactly when oneDNN fails it (invalid_arguments) on every path, and every other one runs.
+TEST(Onednn, SkipsExactlyTheCropsOneDnnRefuses) {
+  for (int64_t stride = 1; stride <= 3; ++stride)
+    for (int64_t dilation = 1; dilation <= 2; ++dilation)
+      for (int64_t pad_begin = -2; pad_begin <= 1; ++pad_begin)
+        for (int64_t pad_end = -3; pad_end <= 1; ++pad_end) {
+          const std::string descriptor =
+              fmt::format("mb1ic2iw9oc2kw3sw{}dlw{}pl{}pr{}", stride, dilation, pad_begin, pad_end);
+          const Problem problem = parse_descriptor(descriptor);
+          if (!is_valid(problem)) continue;
+          const bool refused = !onednn().unsupported_reason(problem, Direction::output).empty();
+          const Case conv_case = make_case(problem, FillMode::exact, 7, 3);
+          for (OnednnPath path : all_paths)
+            for (const auto &[direction, run] : onednn_results(conv_case, path)) {
+              EXPECT_EQ(run.result.empty(), refused) << descriptor << " " << to_string(path) << ": " << run.error;
+              if (refused) {
+                EXPECT_NE(run.error.find("invalid_arguments"), std::string::npos) << run.error;
+              }
+            }
+        }
+}
+
+TEST(Onednn, NamesTheCropItDoesNotTake) {
+  const std::map<std::string, std::string> reasons = {
+      {"mb2ic2iw9oc3kw3pl-2pr1",
+       "oneDNN takes no crop at the beginning of an axis: pad_left is -2 (it requires padding_l >= 0)"},
+      {"mb1ic2iw7oc2kw2sw2pl1pr-3",
+       "oneDNN takes a crop at the end of an axis only when smaller than the stride: pad_right is -3 with "
+       "stride_width 2 (it requires padding_r > -stride)"},
+      {"mb1ic2id5ih6iw5oc2kd2kh3kw2pfr-1pbk1pt-2pl1pr-1",
+       "oneDNN takes no crop at the beginning of an axis: pad_front is -1 (it requires padding_l >= 0)"},
+      {"mb1ic2ih6iw5oc2kh3kw2pb-1_nhwc",
+       "oneDNN takes a crop at the end of an axis only when smaller than the stride: pad_bottom is -1 with "
+       "stride_height 1 (it requires padding_r > -stride)"},
+  };
+  for (const auto &[descriptor, reason] : reasons)
+    for (Direction direction : all_directions)
+      EXPECT_EQ(onednn().unsupported_reason(parse_descriptor(descriptor), direction), reason) << descriptor;
+}
+
+// Over many cases of a campaign, each path is taken about as often as onednn.cpp says (3/4, 1/8, 1/8), whatever
+// the config; and the path is a function of (seed, case index) alone, so shrinking keeps it.
+TEST(Onednn, PathsAreSpreadOverCasesAndFollowTheCaseIndex) {
+  const Problem small = parse_descriptor("mb1ic1ih2oc1kh1"), other = parse_descriptor("g2mb2ic4ih5oc6kh3_nhwc");
+  std::map<OnednnPath, int> taken;
+  for (uint64_t index = 0; index < 4000; ++index) {
+    const OnednnPath path = onednn_path(make_case(small, FillMode::exact, 11, index));
+    EXPECT_EQ(onednn_path(make_case(other, FillMode::normal, 11, index)), path) << index;
+    ++taken[path];
+  }
+  EXPECT_NEAR(taken[OnednnPath::plain], 3000, 150);
+  EXPECT_NEAR(taken[OnednnPath::any_weights], 500, 90);
+  EXPECT_NEAR(taken[OnednnPath::blocked], 500, 90);
+}
+
+// The plain path exists to run oneDNN's optimized plain-layout kernels cheaply: it must not land on oneDNN's
+// reference implementation, which frameworks never run (the case's own OHWI weights would send it there).
+TEST(Onednn, PlainPathRunsAnOptimizedKernel) {
+  for (const char *descriptor : {"g2mb2ic4ih5iw7oc6kh3kw2sh2pt1pl1", "g2mb2ic4ih5iw7oc6kh3kw2sh2pt1pl1_nhwc_ohwi",
+                                 "mb1ic3ih6oc5kh2dlh2pb1_hwio", "g4mb1ic4ih5oc4kh3_nhwc", "g2mb2ic4iw7oc6kw2sw2pl1",
+                                 "g2mb2ic4iw7oc6kw2sw2pl1_nwc_owi", "mb1ic3iw6oc5kw2dlw2pr1_wio",
+                                 "g2mb2ic4id4ih5iw6oc6kd2kh3kw2sh2pfr1pl1",
+                                 "g2mb2ic4id4ih5iw6oc6kd2kh3kw2sh2pfr1pl1_ndhwc_odhwi", "g3mb1ic3id3ih4iw5oc3kd3_ndhwc"})
+    for (Direction direction : all_directions) {
+      const std::string name = onednn_implementation(parse_descriptor(descriptor), direction, OnednnPath::plain);
+      EXPECT_EQ(name.rfind("ref", 0), std::string::npos) << descriptor << " " << to_string(direction) << ": " << name;
+    }
+}
+
+TEST(Onednn, SkipsFloat64EdgeConfigsWithAReason) {
+  for (int64_t ndims = 1; ndims <= 3; ++ndims)
+    for (const auto &edge : testing::edge_configs(ndims)) {
+      if (!is_float64(edge.descriptor)) continue;
+      const auto problems = testing::disagreements("onednn", edge.descriptor, FillMode::normal, /*allow_skips=*/true);
+      EXPECT_TRUE(problems.empty()) << edge.descriptor << ": " << (problems.empty() ? "" : problems.front());
+      for (Direction direction : all_directions)
+        EXPECT_EQ(onednn().unsupported_reason(parse_descriptor(edge.descriptor), direction),
+                  "float64 is not supported (formats: float32)");
+    }
+}
+
+TEST(Onednn, NamesTheImplementationThatRanAndItsPath) {
+  const Case conv_case = make_case(parse_descriptor("g3mb2ic6ih5iw7oc9kh3kw2sh2pt1pl1_nhwc_hwio"),
+                                       FillMode::normal, 7, 3);
+  for (Direction direction : all_directions) {
+    const std::string name = onednn().implementation(conv_case, direction);
+    EXPECT_FALSE(name.empty()) << to_string(direction);
+    EXPECT_EQ(name.rfind("none", 0), std::string::npos) << to_string(direction) << ": " << name;
+    EXPECT_NE(name.find(fmt::format("({} path, cap {}, oneDNN isa {})", to_string(onednn_path(conv_case)),
+                                    isa_cap_of(conv_case), onednn_isa_under(isa_cap_of(conv_case)))),
+              std::string::npos)
+        << name;
+  }
+}
+
+// A thread's cases share one scratchpad buffer (and stream): what a larger case left in it must not reach the
+// results of the next one, which are bit for bit those of the same case on a fresh thread.
+TEST(Onednn, ResultsDoNotDependOnTheCasesBeforeThemOnTheThread) {
+  const Case large = make_case(parse_descriptor("g2mb2ic8ih12iw11oc8kh3kw3pt1pl1_nhwc"), FillMode::normal, 7, 1);
+  const Case small = make_case(parse_descriptor("mb1ic3ih5iw4oc2kh2kw3"), FillMode::normal, 7, 2);
+  const auto on_fresh_thread = [](const Case &conv_case, OnednnPath path) {
+    return std::async(std::launch::async, [&] { return onednn_results(conv_case, path); }).get();
+  };
+  for (OnednnPath path : all_paths) {
+    const RunResults expected = on_fresh_thread(small, path);
+    onednn_results(large, path);
+    const RunResults after_large = onednn_results(small, path);
+    for (Direction direction : all_directions) {
+      const Tensor &want = expected.at(direction).result;
+      const Tensor &got = after_large.at(direction).result;
+      ASSERT_FALSE(want.empty()) << to_string(path) << " " << to_string(direction);
+      ASSERT_EQ(got.shape(), want.shape()) << to_string(path) << " " << to_string(direction);
+      EXPECT_EQ(std::memcmp(got.data<float>(), want.data<float>(), sizeof(float) * static_cast<size_t>(want.size())), 0)
+          << to_string(path) << " " << to_string(direction);
+    }
+  }
+}
+
+// The case loop runs strategies inside an OpenMP parallel region; there oneDNN 2.6's jit backward-weights kernel
+// deadlocked (planned for omp_get_max_threads() threads, ran on one) until the strategy planned for one thread.
+// The region runs on a detached thread so that a regression fails this test instead of hanging the suite.
+TEST(Onednn, RunsInsideAnOpenMPParallelRegion) {
+  auto conv_case = std::make_shared<const Case>(
+      make_case(parse_descriptor("mb2ic1ih5iw6oc2kh4kw4_nhwc"), FillMode::exact, 7, 3));
+  auto finished = std::make_shared<std::promise<bool>>();
+  std::future<bool> all_returned = finished->get_future();
+  std::thread runner([conv_case, finished] {
+    bool ok = true;
+#pragma omp parallel num_threads(2) reduction(&& : ok)
+    for (OnednnPath path : all_paths) {
+      try {
+        for (const auto &[direction, run] : onednn_results(*conv_case, path)) ok = ok && !run.result.empty();
+      } catch (const std::exception &) {
+        ok = false;
+      }
+    }
+    finished->set_value(ok);
+  });
+  // Joined when it returned, so its thread-local state (glibc's dlerror buffer, which oneDNN's loads allocate) is
+  // freed before LeakSanitizer looks at exit; left behind only when deadlocked.
+  if (all_returned.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+    runner.detach();
+    FAIL() << "deadlocked";
+  }
+  runner.join();
+  EXPECT_TRUE(all_returned.get());
+}
+
+} // namespace convcheck
