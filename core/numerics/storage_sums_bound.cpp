@@ -5,7 +5,7 @@
 // is an inner product computed in a format of unit roundoff u_r: Higham's (3.5) bound gamma_n(u_r) * sum|a_i b_i|.
 // That is the reference's own bound (core/numerics/tolerance.hpp) with the result's format as the accumulation
 // format, and nothing else changes: the stored result is the last partial sum, so no separate storage rounding.
-// The limits are docs/bound.md's: gamma_{n+1}(u) is finite only while (n + 1) * u < 1/2.
+// The limits are docs/bounds.md's: gamma_{n+1}(u) is finite only while (n + 1) * u < 1/2.
 
 #include <cmath>
 #include <cstddef>

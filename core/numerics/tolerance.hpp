@@ -1,6 +1,6 @@
 #pragma once
 // The error bound of one result element, from what the reference saw while computing it. The derivation and its
-// limits are in docs/bound.md; in short, for an element whose exact value is x, summing n products a_i*b_i:
+// limits are in docs/bounds.md; in short, for an element whose exact value is x, summing n products a_i*b_i:
 //
 //   bound = c * ( store(x)                                   rounding once to the destination format
 //               + gamma_{n+1}(u_acc) * S                     the accumulation, S = sum|a_i*b_i|

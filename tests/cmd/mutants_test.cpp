@@ -99,7 +99,7 @@ TEST_P(Mutants, FoundWithinAFewHundredCasesAndShrunkSmall) {
     const int64_t height = key(shrunk, "ih", 1), width = key(shrunk, "iw", height);
     const int64_t kernel_height = key(shrunk, "kh", 1), kernel_width = key(shrunk, "kw", kernel_height);
     // A narrow-accumulation bug shows on the drawn values of a long enough sum: shrinking may keep a second image
-    // when the one-image sum of the same shape happens to round within the bound (docs/bound.md).
+    // when the one-image sum of the same shape happens to round within the bound (docs/bounds.md).
     EXPECT_LE(key(shrunk, "mb", 1), low_precision_bug(bug) ? 2 : 1) << shrunk;
     EXPECT_LE(in * height * width, 24) << bug << " shrunk to " << shrunk;
     // Likewise a double rounding of the result shows only on values past float16's integers (2048): the shrinker

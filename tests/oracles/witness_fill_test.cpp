@@ -1,4 +1,4 @@
-// The accumulation-witness fill (core/numerics/fill.hpp, docs/bound.md): on the default generator's bfloat16
+// The accumulation-witness fill (core/numerics/fill.hpp, docs/bounds.md): on the default generator's bfloat16
 // problems, a direction whose reference passes the storage format's exact integer range somewhere (each
 // product is at least 1 there, so its partial sums do too) shows an accumulation in that format as a mismatch;
 // a correct float32 accumulation agrees bit for bit after the one rounding, and is never flagged.

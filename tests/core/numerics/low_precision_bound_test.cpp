@@ -1,4 +1,4 @@
-// The bound of core/numerics/tolerance.hpp on low-precision storage (docs/bound.md): every legal float32
+// The bound of core/numerics/tolerance.hpp on low-precision storage (docs/bounds.md): every legal float32
 // accumulation of bfloat16 or float16 inputs, rounded once to the destination, passes; accumulations in the
 // storage format (and the other narrowings the injected bugs reproduce) are flagged.
 #include "core/numerics/tolerance.hpp"
@@ -85,7 +85,7 @@ TEST(LowPrecisionBound, EveryFloat32AccumulationRoundedOncePasses) {
     }
 }
 
-// The narrow accumulations are flagged on most reductions past a few terms (docs/bound.md says for which lengths
+// The narrow accumulations are flagged on most reductions past a few terms (docs/bounds.md says for which lengths
 // they can hide: under 4 terms without cancellation).
 TEST(LowPrecisionBound, NarrowAccumulationsAreFlagged) {
   std::mt19937_64 engine(68048);

@@ -132,7 +132,7 @@ TEST(Generators, SameSeedAndIndexSameConfig) {
 
 // The share of cases, in thousandths, a corner must reach: every layout pair is one of six, so at least 10%; a
 // reduction stretched for the witness fill is drawn in one low-precision problem in 16, a third of them per
-// direction (about 0.6% of cases, docs/bound.md), so at least 0.3%; every other corner at least 3%.
+// direction (about 0.6% of cases, docs/bounds.md), so at least 0.3%; every other corner at least 3%.
 int floor_per_mille(const std::string &corner) {
   if (corner.find(" + ") != std::string::npos) return 100;
   if (corner.ends_with("past the narrow range")) return 3;

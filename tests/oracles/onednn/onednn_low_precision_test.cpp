@@ -1,5 +1,5 @@
 // oneDNN's bf16 and f16 convolutions (oracles/onednn/onednn.cpp): every path's bf16 result passes under the bound (storage
-// rounding to the destination plus float32 accumulation, docs/bound.md) on the edge configs of each rank, in every
+// rounding to the destination plus float32 accumulation, docs/bounds.md) on the edge configs of each rank, in every
 // direction; the combinations oneDNN 2.6 has no kernel for are skipped with oneDNN's reason; and on the same
 // problems the injected narrow accumulation (bf16_accumulate) is still caught, so the bound that passes oneDNN is
 // not merely loose.
