@@ -6,7 +6,7 @@
 
 #include "core/input_error.hpp"
 #include "core/run/cost_plan.hpp"
-#include "core/run/held_back.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/numerics/isa_cap.hpp"
 #include "oracles/outside/external.hpp"
 #include "oracles/outside/external_server.hpp"

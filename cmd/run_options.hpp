@@ -31,7 +31,7 @@ struct RunOptions {
   std::vector<std::string> plugins;          // NAME=PATH
   double case_timeout_s = 60;
   bool full_check = false; // every strategy on every case, whatever the cost plan (core/run/cost_plan.hpp) says
-  bool held_back = false;  // run what strategies hold back for known library bugs (core/run/held_back.hpp)
+  bool held_back = false;  // run what strategies hold back for known library bugs (core/run/known_bug.hpp)
   WorkerRecycling recycling; // when a campaign's worker is replaced (core/process/worker_recycling.hpp)
   std::string isa_caps;    // the ISA caps cases are drawn from (core/numerics/isa_cap.hpp); "" the default draw
 

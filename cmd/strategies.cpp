@@ -11,6 +11,7 @@
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
 #include "core/numerics/isa_cap.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/run/strategy.hpp"
 
 namespace convcheck {
@@ -64,13 +65,67 @@ void print_aten_capabilities() {
   }
 }
 
+std::string kind_of(const Strategy &strategy) {
+  return strategy.injected ? "inject" : strategy.in_default_set ? "strategy" : "optional";
+}
+
+// The README's table (ctest readme_strategies compares the two): one line per real strategy of this build.
+void print_markdown() {
+  fmt::print("| strategy | runs | ops | ranks | formats | crops | low-precision rows |\n");
+  fmt::print("| --- | --- | --- | --- | --- | --- | --- |\n");
+  int64_t injected = 0;
+  for (const Strategy *strategy : registered_strategies()) {
+    if (strategy->injected) {
+      ++injected;
+      continue;
+    }
+    fmt::print("| `{}` | {} | {} | {} | {} | {} | {} |\n", strategy->name,
+               strategy->in_default_set ? "by default" : "when named",
+               listing(strategy->supports.ops, [](Op op) { return to_string(op); }),
+               listing(strategy->supports.ranks, [](int64_t rank) { return fmt::format("{}-D", rank); }),
+               listing(strategy->supports.dtypes, [](DType dtype) { return info(dtype).word; }),
+               strategy->supports.crops ? "yes" : "no", combinations(strategy->supports.precisions));
+  }
+  fmt::print("\nand {} injected bugs (`--inject NAME`); `convcheck strategies` describes each.\n", injected);
+}
+
+// Every known library bug (core/run/known_bug.hpp): what it holds back, for which versions, and whether the version
+// here is one of them.
+void print_known_bugs() {
+  for (const KnownBugTable *table : known_bug_tables()) {
+    const std::string version = table->version ? table->version() : "";
+    fmt::print("{} (here: {})\n", table->library, version.empty() ? "version unknown" : version);
+    for (const KnownBug &bug : table->rows) {
+      const bool holds = bug.versions.contains(version);
+      fmt::print("  {}\n    {}\n", bug.id, bug.reason);
+      fmt::print("    versions {}: {}\n", bug.versions.describe(),
+                 holds ? "held back here (--run-held-back runs it)" : "this version is outside: it runs");
+      fmt::print("    holds back {} on {}\n", joined(bug.strategies, ", ", [](const std::string &s) { return s; }, "-"),
+                 joined(bug.directions, ", ", [](Direction d) { return to_string(d); }, "-"));
+      fmt::print("    upstream: {}\n    docs: {}\n", bug.upstream, bug.docs);
+      fmt::print("    corpus: {}\n", bug.corpus_case.empty() ? "none: " + bug.why_no_case : bug.corpus_case);
+    }
+  }
+}
+
 } // namespace
 
 int strategies_command(const std::vector<std::string> &args) {
   po::options_description description("convcheck strategies\n\nLists the strategies and injectable bugs");
-  description.add_options()("help", "show this help");
-  if (parse_arguments(args, description).count("help")) {
+  description.add_options()("help", "show this help")(
+      "known-bugs", "list the known library bugs held back, with their versions and references")(
+      "markdown", "print the strategy table as Markdown (the README's)");
+  const po::variables_map given = parse_arguments(args, description);
+  if (given.count("help")) {
     std::cout << description << "\n";
+    return exit_agreed;
+  }
+  if (given.count("known-bugs")) {
+    print_known_bugs();
+    return exit_agreed;
+  }
+  if (given.count("markdown")) {
+    print_markdown();
     return exit_agreed;
   }
   // The support table: what each strategy declares (core/run/strategy.hpp); a problem outside it is skipped with
@@ -79,7 +134,7 @@ int strategies_command(const std::vector<std::string> &args) {
              "combinations");
   for (const Strategy *strategy : registered_strategies())
     fmt::print("{:<26} {:<9} {:<11} {:<12} {:<9} {:<5} {}\n", strategy->name,
-               strategy->injected ? "inject" : strategy->in_default_set ? "strategy" : "optional",
+               kind_of(*strategy),
                listing(strategy->supports.ops, [](Op op) { return to_string(op); }),
                listing(strategy->supports.ranks, [](int64_t rank) { return fmt::format("{}-D", rank); }),
                listing(strategy->supports.dtypes, [](DType dtype) { return info(dtype).word; }),

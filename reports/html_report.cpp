@@ -59,9 +59,9 @@ table.matrix { border-collapse: separate; border-spacing: 6px; margin-left: -6px
 .split { display: flex; height: 8px; border-radius: 4px; overflow: hidden; background: #e5e7eb; margin-bottom: 6px; }
 .split span { display: block; height: 100%; }
 .c-pass { background: var(--pass); } .c-weak { background: var(--weak); }
-.c-fail { background: var(--fail); } .c-skip { background: var(--skip); }
+.c-fail { background: var(--fail); } .c-skip { background: var(--skip); } .c-held { background: #7c6bb0; }
 .n-pass { color: #1f7a3d; } .n-weak { color: #9a6500; } .n-fail { color: #b32b2b; font-weight: 700; }
-.n-skip { color: var(--muted); }
+.n-skip { color: var(--muted); } .n-held { color: #5b4a96; }
 .tag { display: inline-block; font-size: 11.5px; font-weight: 600; padding: 1px 7px; border-radius: 10px;
        background: #efe7fb; color: #6a3fb0; margin-left: 8px; vertical-align: 1px; font-family: inherit; }
 article.finding { border: 1px solid #f1c2c2; border-left: 6px solid var(--fail); border-radius: 10px;
@@ -149,13 +149,14 @@ std::string summary(const CampaignReport &report) {
 }
 
 std::string matrix_cell(const Tally &tally) {
-  const int64_t total = tally.passed + tally.weak + tally.failed + tally.skipped;
+  const int64_t total = tally.passed + tally.weak + tally.failed + tally.skipped + tally.held_back;
   const char *state = tally.failed > 0 ? "fail" : tally.passed > 0 ? "pass" : tally.weak > 0 ? "weak" : "skip";
   std::string bar = "<div class=\"split\">", counts;
   const std::pair<int64_t, const char *> parts[] = {
-      {tally.passed, "pass"}, {tally.weak, "weak"}, {tally.failed, "fail"}, {tally.skipped, "skip"}};
-  const char *words[] = {"passed", "weak", "failed", "skipped"};
-  for (size_t i = 0; i < 4; ++i) {
+      {tally.passed, "pass"}, {tally.weak, "weak"}, {tally.failed, "fail"}, {tally.skipped, "skip"},
+      {tally.held_back, "held"}};
+  const char *words[] = {"passed", "weak", "failed", "skipped", "held back"};
+  for (size_t i = 0; i < std::size(parts); ++i) {
     const auto [count, kind] = parts[i];
     if (count == 0) continue;
     bar += fmt::format("<span class=\"c-{}\" style=\"width:{:.2f}%\"></span>", kind, 100.0 * count / total);

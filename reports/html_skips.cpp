@@ -26,10 +26,19 @@ std::string skip_section(const CampaignReport &report) {
       rows += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td><ul>{}</ul></td></tr>\n",
                           markup_escape(strategy.name), to_string(direction), tally.skipped, reasons);
     }
+  for (const StrategyTally &strategy : report.tallies)
+    for (const auto &[direction, tally] : strategy.by_direction) {
+      if (tally.held_back == 0) continue;
+      std::string bugs;
+      for (const auto &[id, count] : tally.held_back_bugs)
+        bugs += fmt::format("<li><span class=\"n-held\">{}</span> held back: {}</li>", count, markup_escape(id));
+      rows += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td><ul>{}</ul></td></tr>\n",
+                          markup_escape(strategy.name), to_string(direction), tally.held_back, bugs);
+    }
   if (rows.empty()) return "";
-  return "<section id=\"skips\">\n<h2>Why cases were skipped</h2>\n<details><summary>per strategy and direction, "
+  return "<section id=\"skips\">\n<h2>Why cases were skipped or held back</h2>\n<details><summary>per strategy and direction, "
          "each reason with its count</summary>\n<table class=\"unsaved\"><thead><tr><th>strategy</th>"
-         "<th>direction</th><th>skipped</th><th>reasons</th></tr></thead><tbody>\n" +
+         "<th>direction</th><th>count</th><th>reasons (held back: the known library bug)</th></tr></thead><tbody>\n" +
          rows + "</tbody></table></details>\n</section>\n";
 }
 

@@ -20,7 +20,8 @@ nlohmann::json tally_json(const Tally &tally) {
   return {{"passed", tally.passed},         {"failed", tally.failed},
           {"skipped", tally.skipped},       {"weak", tally.weak},
           {"seconds", tally.seconds},       {"cost_plan_skipped", tally.planned_out},
-          {"skip_reasons", tally.skip_reasons}};
+          {"skip_reasons", tally.skip_reasons}, {"held_back", tally.held_back},
+          {"held_back_bugs", tally.held_back_bugs}};
 }
 
 nlohmann::json judged_json(const CampaignReport &report) {
@@ -53,13 +54,7 @@ std::string json_report(const CampaignReport &report) {
     nlohmann::json directions = nlohmann::json::object();
     for (const auto &[direction, tally] : strategy.by_direction) {
       directions[to_string(direction)] = tally_json(tally);
-      total.passed += tally.passed;
-      total.failed += tally.failed;
-      total.skipped += tally.skipped;
-      total.planned_out += tally.planned_out;
-      total.weak += tally.weak;
-      total.seconds += tally.seconds;
-      add_skip_reasons(total.skip_reasons, tally.skip_reasons);
+      total.add(tally);
     }
     nlohmann::json entry = tally_json(total);
     entry["directions"] = directions;
@@ -119,11 +114,17 @@ void write_json_report(const std::string &path, const CampaignReport &report) {
 namespace {
 
 Tally tally_from_json(const nlohmann::json &json) {
-  Tally tally{json.at("passed").get<int64_t>(), json.at("weak").get<int64_t>(), json.at("failed").get<int64_t>(),
-              json.at("skipped").get<int64_t>(), json.value("seconds", 0.0),
-              json.value("cost_plan_skipped", int64_t{0}), {}};
+  Tally tally;
+  tally.passed = json.at("passed").get<int64_t>();
+  tally.weak = json.at("weak").get<int64_t>();
+  tally.failed = json.at("failed").get<int64_t>();
+  tally.skipped = json.at("skipped").get<int64_t>();
+  tally.seconds = json.value("seconds", 0.0);
+  tally.planned_out = json.value("cost_plan_skipped", int64_t{0});
   if (json.contains("skip_reasons")) // older reports have none
     tally.skip_reasons = json.at("skip_reasons").get<SkipReasons>();
+  tally.held_back = json.value("held_back", int64_t{0}); // reports before known-bug rows counted them as skips
+  if (json.contains("held_back_bugs")) tally.held_back_bugs = json.at("held_back_bugs").get<std::map<std::string, int64_t>>();
   return tally;
 }
 
@@ -210,14 +211,7 @@ CampaignReport merge_reports(const std::vector<CampaignReport> &shards) {
       StrategyTally &into_strategy = merged.tally_of(tally.name);
       if (into_strategy.identity.empty()) into_strategy.identity = tally.identity;
       for (const auto &[direction, from] : tally.by_direction) {
-        Tally &into = into_strategy.by_direction[direction];
-        into.passed += from.passed;
-        into.weak += from.weak;
-        into.failed += from.failed;
-        into.skipped += from.skipped;
-        into.planned_out += from.planned_out;
-        into.seconds += from.seconds;
-        add_skip_reasons(into.skip_reasons, from.skip_reasons);
+        into_strategy.by_direction[direction].add(from);
       }
     }
     merged.failures.insert(merged.failures.end(), shard.failures.begin(), shard.failures.end());

@@ -49,12 +49,18 @@ std::string junit_report(const CampaignReport &report) {
                              markup_escape(failure_lines(report, strategy.name, direction)));
       } else if (tally.passed + tally.weak == 0) {
         ++skipped;
-        cases += fmt::format("      <skipped message=\"{}\"/>\n",
-                             markup_escape(tally.skip_reasons.empty() ? "no case"
-                                                                      : describe_skip_reasons(tally.skip_reasons)));
+        const std::string why = !tally.skip_reasons.empty() ? describe_skip_reasons(tally.skip_reasons)
+                                : !tally.held_back_bugs.empty()
+                                    ? "held back: " + describe_skip_reasons(tally.held_back_bugs)
+                                    : "no case";
+        cases += fmt::format("      <skipped message=\"{}\"/>\n", markup_escape(why));
       }
-      cases += fmt::format("      <system-out>passed {} weak {} failed {} skipped {}{}</system-out>\n", tally.passed,
-                           tally.weak, tally.failed, tally.skipped,
+      cases += fmt::format("      <system-out>passed {} weak {} failed {} skipped {} held_back {}{}{}</system-out>\n",
+                           tally.passed, tally.weak, tally.failed, tally.skipped, tally.held_back,
+                           markup_escape(tally.held_back_bugs.empty()
+                                             ? ""
+                                             : "\nheld back for known bugs: " +
+                                                   describe_skip_reasons(tally.held_back_bugs, max_skip_reasons)),
                            markup_escape(tally.skip_reasons.empty()
                                              ? ""
                                              : "\nskip reasons: " +

@@ -13,12 +13,12 @@ std::string text_summary(const CampaignReport &report) {
                                  report.cases, report.elapsed_s,
                                  report.elapsed_s > 0 ? report.cases / report.elapsed_s : 0.0, report.seed,
                                  to_string(report.fill), report.peak_rss_kib / 1024, report.worker_peak_rss_kib / 1024);
-  text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8}\n", "strategy", "direction", "passed", "weak", "failed",
-                      "skipped");
+  text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8} {:>9}\n", "strategy", "direction", "passed", "weak",
+                      "failed", "skipped", "held_back");
   for (const StrategyTally &strategy : report.tallies)
     for (const auto &[direction, tally] : strategy.by_direction) {
-      text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8}\n", strategy.name, to_string(direction), tally.passed,
-                          tally.weak, tally.failed, tally.skipped);
+      text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8} {:>9}\n", strategy.name, to_string(direction),
+                          tally.passed, tally.weak, tally.failed, tally.skipped, tally.held_back);
     }
   std::string identities; // who each strategy is, where it says (core/run/implementation_identity.hpp)
   for (const StrategyTally &strategy : report.tallies)
@@ -36,6 +36,14 @@ std::string text_summary(const CampaignReport &report) {
     SkipReasons reasons; // over its directions: the table above has the counts per direction
     for (const auto &[direction, tally] : strategy.by_direction) add_skip_reasons(reasons, tally.skip_reasons);
     if (!reasons.empty()) text += fmt::format("{} skipped: {}\n", strategy.name, describe_skip_reasons(reasons));
+  }
+  for (const StrategyTally &strategy : report.tallies) {
+    SkipReasons bugs; // known bug id -> directions it held back (core/run/known_bug.hpp)
+    for (const auto &[direction, tally] : strategy.by_direction)
+      for (const auto &[id, count] : tally.held_back_bugs) bugs[id] += count;
+    if (!bugs.empty())
+      text += fmt::format("{} held back for known library bugs (--run-held-back runs them): {}\n", strategy.name,
+                          describe_skip_reasons(bugs, max_skip_reasons));
   }
   for (const JudgedShortfall &shortfall : judged_shortfalls(report))
     text += fmt::format("warning: {}\n", describe(shortfall, report.judged_rule.min_judged_percent));

@@ -16,6 +16,7 @@
 #include "core/run/verify.hpp"
 #include "core/process/wire.hpp"
 #include "core/run/cost_plan.hpp"
+#include "core/run/known_bug.hpp"
 
 namespace convcheck {
 
@@ -27,8 +28,25 @@ void count(Tally &tally, Verdict verdict) {
   case Verdict::weak: ++tally.weak; break;
   case Verdict::failed: ++tally.failed; break;
   case Verdict::skipped: ++tally.skipped; break;
+  case Verdict::held_back: ++tally.held_back; break;
   }
 }
+
+} // namespace
+
+void Tally::add(const Tally &other) {
+  passed += other.passed;
+  weak += other.weak;
+  failed += other.failed;
+  skipped += other.skipped;
+  held_back += other.held_back;
+  seconds += other.seconds;
+  planned_out += other.planned_out;
+  add_skip_reasons(skip_reasons, other.skip_reasons);
+  for (const auto &[id, count] : other.held_back_bugs) held_back_bugs[id] += count;
+}
+
+namespace {
 
 std::string encode(const SavedFinding &saved) {
   WireWriter out;
@@ -141,6 +159,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
         tally.planned_out += outcome.detail.starts_with(cost_plan_prefix);
         add_skip_reason(tally.skip_reasons, outcome.detail);
       }
+      if (outcome.verdict == Verdict::held_back) ++tally.held_back_bugs[held_back_id(outcome.detail)];
       tally.seconds += outcome.seconds;
       if (outcome.verdict == Verdict::failed)
         report.failures.push_back(

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,10 +52,14 @@ struct CaseSource {
 
 struct Tally {
   int64_t passed = 0, weak = 0, failed = 0, skipped = 0;
+  int64_t held_back = 0; // not run for a known library bug (core/run/known_bug.hpp); not among `skipped`
+  std::map<std::string, int64_t> held_back_bugs; // known bug id -> how many of `held_back` it held
   double seconds = 0; // summed over cases and threads
   int64_t planned_out = 0; // of `skipped`, those the cost plan left out (core/run/cost_plan.hpp)
   SkipReasons skip_reasons; // why each of `skipped` was (core/run/skip_tally.hpp)
   int64_t judged() const { return passed + weak + failed; }
+  /// Adds every count of `other` (directions summed, shards merged).
+  void add(const Tally &other);
 };
 
 struct StrategyTally {

@@ -181,7 +181,7 @@ void CampaignStats::add(const Problem &config, const std::vector<Outcome> &case_
     grid.failing[row * grid.columns.size() + column] += failing ? 1 : 0;
   }
   for (const Outcome &outcome : case_outcomes)
-    if (outcome.verdict != Verdict::skipped)
+    if (outcome.verdict != Verdict::skipped && outcome.verdict != Verdict::held_back)
       ++ratios_of(outcome.strategy).by_direction[outcome.direction][ratio_bin(outcome)];
 }
 

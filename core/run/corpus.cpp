@@ -7,7 +7,7 @@
 
 #include "core/run/case_workers.hpp"
 #include "core/run/finding.hpp"
-#include "core/run/held_back.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/run/verify.hpp"
@@ -44,6 +44,21 @@ std::vector<std::string> corpus_files(const std::string &corpus_dir) {
 
 namespace {
 
+/// ", and known bug ID is held back here (oneDNN 2.6.3, versions >= 2.6, not fixed)": what the row keeping `path`
+/// as its corpus case says of the library here, or "" when no row keeps it.
+std::string known_bug_status(const std::string &path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  for (const KnownBugTable *table : known_bug_tables())
+    for (const KnownBug &bug : table->rows) {
+      if (bug.corpus_case.empty() || std::filesystem::path(bug.corpus_case).filename().string() != name) continue;
+      const std::string version = table->version ? table->version() : "";
+      return fmt::format(", and known bug {} {} ({} {}, versions {})", bug.id,
+                         bug.versions.contains(version) ? "is still held back here" : "is no longer held back here",
+                         table->library, version, bug.versions.describe());
+    }
+  return "";
+}
+
 /// "" while the library strategy named in the finding still shows the upstream bug with its hold-back lifted;
 /// otherwise why the case is skipped.
 std::string check_upstream_bug(const CaseFile &case_file, const std::vector<Strategy> &real, double run_timeout_s) {
@@ -64,9 +79,10 @@ std::string check_upstream_bug(const CaseFile &case_file, const std::vector<Stra
   const Outcome outcome = verify_case_isolated(case_file.conv_case, {*library}, run_timeout_s).at(static_cast<size_t>(direction));
   set_run_held_back(was);
   if (outcome.verdict == Verdict::failed) return "";
-  return fmt::format("{} {} came out {} with its hold-back lifted: the library here no longer shows {}; lift the hold-back "
-                     "and move the case to regression/",
-                     finding.strategy, finding.direction, to_string(outcome.verdict), finding.upstream);
+  return fmt::format("{} {} came out {} with its hold-back lifted: the library here no longer shows {}{}; give its "
+                     "known-bug row the version that fixed it and move the case to regression/",
+                     finding.strategy, finding.direction, to_string(outcome.verdict), finding.upstream,
+                     known_bug_status(case_file.path));
 }
 
 } // namespace

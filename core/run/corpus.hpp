@@ -4,7 +4,7 @@
 // - kind `mutants`: kills an injected bug: must still fail for that bug (named in /finding) and pass for every
 //   real strategy, so the corpus keeps proving that convcheck can see the bug;
 // - kind `upstream`: a bug in a real library, tracked upstream (the finding's `upstream`), that its strategy holds
-//   back (core/run/held_back.hpp): every real strategy must pass, holding it back, and the finding's strategy
+//   back (core/run/known_bug.hpp): every real strategy must pass, holding it back, and the finding's strategy
 //   must still fail with the hold-back lifted. When it passes instead, the library here no longer has the bug and
 //   the case is skipped saying so (ctest reports it skipped), as it is when that strategy is not built.
 // A name is finding_path's `<strategy>-<direction>-<hash>`, the hash covering the canonical config, strategy and

@@ -104,6 +104,12 @@ RunResults every_direction_failed(Op op, const std::string &error) {
   return runs;
 }
 
+RunResults every_direction_held_back(Op op, const std::string &detail) {
+  RunResults runs;
+  for (const DirectionInfo &each : directions(op)) runs[each.direction].held_back = detail;
+  return runs;
+}
+
 Registration::Registration(Strategy strategy) {
   assert(find_strategy(strategy.name) == nullptr && "two strategies share a name");
   registry().push_back(std::make_unique<Strategy>(std::move(strategy)));

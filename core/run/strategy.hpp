@@ -31,6 +31,7 @@ namespace convcheck {
 struct RunResult {
   Tensor result;       // empty when skipped or failed
   std::string skipped; // why the direction was not computed (reported as skipped)
+  std::string held_back; // the known bug that kept it from running (held_back_detail, core/run/known_bug.hpp)
   std::string error;   // why no usable result came back (reported as a failure)
   std::optional<Algorithm> algorithm; // the class that computed it, when it differs from the strategy's own
 };
@@ -42,6 +43,8 @@ using RunResults = ByDirection<RunResult>;
 /// external implementation that declined the case or died on it).
 RunResults every_direction_skipped(Op op, const std::string &skipped);
 RunResults every_direction_failed(Op op, const std::string &error);
+/// Every direction of `op` held back with `detail` (held_back_detail): a known bug every direction reaches.
+RunResults every_direction_held_back(Op op, const std::string &detail);
 
 /// What a strategy declares it can compute. Empty lists support nothing.
 struct Support {

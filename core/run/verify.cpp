@@ -7,6 +7,7 @@
 #include "core/numerics/algorithm_bound.hpp"
 #include "core/process/clock.hpp"
 #include "core/run/cost_plan.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/input_error.hpp"
 
 namespace convcheck {
@@ -17,6 +18,7 @@ std::string to_string(Verdict verdict) {
   case Verdict::weak: return "weak";
   case Verdict::failed: return "failed";
   case Verdict::skipped: return "skipped";
+  case Verdict::held_back: return "held_back";
   }
   return "?";
 }
@@ -119,7 +121,8 @@ RunResult take(RunResults &runs, Direction direction) {
 
 Outcome outcome_of(const Strategy &strategy, const Case &conv_case, const Reference &reference,
                    Direction direction, RunResult run, Tensor *result) {
-  Outcome outcome = !run.skipped.empty() ? Outcome{strategy.name, direction, Verdict::skipped, run.skipped, {}, {}}
+  Outcome outcome = !run.held_back.empty() ? Outcome{strategy.name, direction, Verdict::held_back, run.held_back, {}, {}}
+                    : !run.skipped.empty() ? Outcome{strategy.name, direction, Verdict::skipped, run.skipped, {}, {}}
                     : !run.error.empty() ? Outcome{strategy.name, direction, Verdict::failed, run.error, {}, {}}
                                          : judge(strategy.name, direction, run.result, reference[direction], conv_case,
                                                  run.algorithm.value_or(strategy.algorithm));
@@ -141,7 +144,13 @@ Outcome outcome_of(const Strategy &strategy, const Case &conv_case, const Refere
 Outcome verify_one(const Case &conv_case, const Reference &reference, const Strategy &strategy,
                    Direction direction, Tensor *result) {
   std::string reason = strategy.unsupported_reason(conv_case.problem, direction);
-  if (reason.empty()) reason = planned_out(strategy, conv_case);
+  if (!reason.empty()) return Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}};
+  // A strategy of one direction at a time names no implementation: its known bugs are decided by the problem, here.
+  // One that runs all directions at once asks its library's table itself, once it knows what would run.
+  if (!strategy.run_case)
+    if (const KnownBug *bug = held_back_by(strategy.name, conv_case, direction); bug != nullptr)
+      return Outcome{strategy.name, direction, Verdict::held_back, held_back_detail(*bug, ""), {}, {}};
+  reason = planned_out(strategy, conv_case);
   if (!reason.empty()) return Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}};
   const auto start = Clock::now();
   RunResult run;

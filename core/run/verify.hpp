@@ -14,7 +14,8 @@
 
 namespace convcheck {
 
-enum class Verdict { passed, weak, failed, skipped };
+/// held_back: not run, for a known library bug its version has (core/run/known_bug.hpp); counted apart from skips.
+enum class Verdict { passed, weak, failed, skipped, held_back };
 std::string to_string(Verdict verdict);
 
 /// How a failed run failed: a wrong answer (or none, or a throw), a crash of the process running it, or no answer
@@ -28,7 +29,7 @@ struct Outcome {
   std::string strategy;
   Direction direction = Direction::output;
   Verdict verdict = Verdict::skipped;
-  std::string detail;         // skip reason or failure problem; empty on a pass
+  std::string detail;         // skip reason, held_back_detail or failure problem; empty on a pass
   Diff diff;                  // meaningful when compared
   std::string implementation; // from Strategy::implementation, when it has one
   double seconds = 0;         // time the strategy took for this direction (a share of run_case's call)

@@ -526,7 +526,9 @@ private:
 CaseFile read_case_file(const std::string &path, int64_t max_elements) {
   std::lock_guard lock(hdf5_mutex());
   silence_hdf5();
-  return Reader(path, max_elements).read();
+  CaseFile read = Reader(path, max_elements).read();
+  read.path = path;
+  return read;
 }
 
 std::map<Direction, Tensor> read_result_file(const std::string &path, const Problem &problem, int64_t max_elements) {

@@ -47,6 +47,8 @@ struct CaseFile {
   /// algorithms[strategy][direction]: the class a recorded result was judged under when not direct ("winograd:4",
   /// "fft"; core/numerics/algorithm.hpp), the string attribute /results/<strategy> algorithm_<direction>.
   std::map<std::string, std::map<Direction, std::string>> algorithms;
+  /// Where it was read from ("" for a case made in memory); not stored in the file.
+  std::string path = {};
 };
 
 /// Reads and validates a case file; sizes are checked against `max_elements` before anything is allocated.

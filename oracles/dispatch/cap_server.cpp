@@ -94,6 +94,7 @@ void put_runs(WireWriter &out, const RunResults &runs) {
   for (const auto &[direction, run] : runs) {
     out.put(direction);
     out.put(run.skipped);
+    out.put(run.held_back);
     out.put(run.error);
     out.put(run.algorithm ? to_string(*run.algorithm) : std::string());
     out.put(!run.result.empty());
@@ -106,6 +107,7 @@ RunResults get_runs(WireReader &in) {
   for (auto count = in.get<uint64_t>(); count > 0; --count) {
     RunResult &run = runs[in.get<Direction>()];
     run.skipped = in.get_string();
+    run.held_back = in.get_string();
     run.error = in.get_string();
     if (const std::string algorithm_class = in.get_string(); !algorithm_class.empty())
       run.algorithm = parse_algorithm(algorithm_class, "algorithm from a cap server");

@@ -1,6 +1,6 @@
 #pragma once
 // The problem shapes of oneDNN 2.6 bf16 kernel bugs found by convcheck (docs/findings.md), which `onednn` holds back
-// (core/run/held_back.hpp) when its call reaches the kernel, and `torch` when ATen's Mkldnn backend may reach it. Both were measured on avx512_core_bf16 with
+// (rows of oracles/onednn/known_bugs.cpp) when its call reaches the kernel, and `torch` when ATen's Mkldnn backend may reach it. Both were measured on avx512_core_bf16 with
 // tests/oracles/onednn/onednn_low_precision_test.cpp's probes: every failing case of a 20,000-case bf16 fuzz fit one of
 // them, and the neighbours outside them (stride 1, input width 2 or more, even output channels, blocked diff_dst)
 // passed.

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/process/wire.hpp"
-#include "core/run/held_back.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/numerics/isa_cap.hpp"
 #include "oracles/dispatch/cap_server.hpp"
 

@@ -22,14 +22,14 @@
 // judged under the summation bound; `onednn_winograd` and `onednn_auto` (oracles/onednn/onednn_winograd.cpp) ask for
 // convolution_winograd and convolution_auto through the same code, and each result declares the algorithm class of
 // the kernel that ran, so it is judged under that class's bound (core/numerics/algorithm_bound.hpp). oneDNN takes negative padding only at the end of an axis and smaller than the
-// stride (onednn_refused_padding, oracles/onednn/skips.cpp, says why); other crops are skipped. Two weight
-// gradients and two bf16 kernels that oneDNN 2.6 gets wrong are held back (broken_weight_gradient and
-// broken_bf16_kernel there, core/run/held_back.hpp), and every buffer oneDNN reads or writes is followed by guards
+// stride (onednn_refused_padding, oracles/onednn/skips.cpp, says why); other crops are skipped. Kernels with a
+// known bug are held back by the rows of oracles/onednn/known_bugs.cpp (core/run/known_bug.hpp), asked once the
+// kernel is chosen and before it runs, and every buffer oneDNN reads or writes is followed by guards
 // (oracles/onednn/memory.hpp).
 //
 // The parts, one file each: memory descriptors and format tags (oracles/onednn/descs.hpp), a case's
-// primitive descriptors, conv and deconv (onednn_primitives.hpp), its inputs held and reordered
-// (onednn_held_input.hpp), why a direction is skipped or held back (onednn_skips.hpp); here, running them.
+// primitive descriptors, conv and deconv (primitives.hpp), its inputs held and reordered (held_input.hpp), why a
+// direction is skipped (skips.hpp), its known bugs (known_bugs.cpp); here, running them.
 //
 // Paths (oracles/onednn/onednn.hpp). Every fuzz case has a new shape, and oneDNN pays per shape: primitive descriptors
 // (its dispatcher runs each candidate kernel's setup until one accepts), JIT code generation for the jit kernels
@@ -60,6 +60,7 @@
 #include <omp.h>
 
 #include "core/problem/descriptor.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/problem/op.hpp"
 #include "core/problem/precision_table.hpp"
 #include "core/numerics/isa_cap.hpp"
@@ -76,13 +77,22 @@ namespace convcheck {
 
 using namespace onednn_internal; // this strategy's parts (the other files of oracles/onednn/)
 
-namespace {
-
-/// "2.6.3": the library's own version, as it reports it at run time.
 std::string onednn_version() {
   const dnnl_version_t *version = dnnl_version();
   return fmt::format("{}.{}.{}", version->major, version->minor, version->patch);
 }
+
+std::string onednn_strategy_name(OnednnAlgorithm algorithm) {
+  switch (algorithm) {
+  case OnednnAlgorithm::direct: return "onednn";
+  case OnednnAlgorithm::automatic: return "onednn_auto";
+  case OnednnAlgorithm::winograd:
+  case OnednnAlgorithm::winograd_inference: break;
+  }
+  return "onednn_winograd";
+}
+
+namespace {
 
 /// While alive, makes oneDNN run on the calling thread alone. Cases run one at a time per worker process, one
 /// worker per core, so oneDNN's own OpenMP threads would only oversubscribe the cores: on tiny convs they made it
@@ -276,11 +286,6 @@ void run_one(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, const Ca
   if (algorithm != OnednnAlgorithm::direct) {
     const std::string implementation = pd.impl_info_str();
     run.algorithm = onednn_algorithm_class(implementation);
-    run.skipped = onednn_winograd_held_back(c.problem, direction, implementation);
-    if (!run.skipped.empty()) {
-      run.algorithm.reset();
-      return;
-    }
     if (!run.algorithm) {
       run.skipped = fmt::format("oneDNN ran {}, a Winograd kernel whose transforms convcheck does not know, so no "
                                 "bound can judge it (onednn_winograd.cpp lists the known ones)",
@@ -339,9 +344,12 @@ RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algori
         continue;
       }
       try {
-        if (direction == Direction::grad_weight) run.skipped = broken_weight_gradient(c.problem, primitives, path);
-        if (run.skipped.empty()) run.skipped = broken_bf16_kernel(c.problem, direction, path, pd);
-        if (run.skipped.empty()) run_one(c, path, algorithm, primitives, pd, held, direction, run, stream);
+        // The kernel is chosen, not yet run: a known bug of it holds the direction back (known_bugs.cpp).
+        const Ran ran([&] { return onednn_ran(pd, path); });
+        if (const KnownBug *bug = held_back_by(onednn_strategy_name(algorithm), c, direction, ran); bug != nullptr)
+          run.held_back = held_back_detail(*bug, ran());
+        else
+          run_one(c, path, algorithm, primitives, pd, held, direction, run, stream);
       } catch (const dnnl::error &error) {
         if (refused_by_winograd(error, algorithm)) run.skipped = no_winograd_kernel(error);
         else run.error = "threw: " + describe(error);

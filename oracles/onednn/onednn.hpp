@@ -37,6 +37,12 @@ std::string to_string(OnednnPath path);
 /// already transformed (its Winograd weight reorder does it), and only then runs its jit_fp32_wino_2x3 kernel.
 enum class OnednnAlgorithm : uint8_t { direct, winograd, winograd_inference, automatic };
 
+/// "2.6.3": the library's own version, as it reports it at run time.
+std::string onednn_version();
+
+/// The strategy that runs oneDNN with `algorithm`: onednn (direct), onednn_auto, onednn_winograd.
+std::string onednn_strategy_name(OnednnAlgorithm algorithm);
+
 /// The algorithm class of a oneDNN implementation by its name (impl_info_str): its Winograd kernels with their
 /// F(m, r) and interpolation points (onednn_winograd.cpp says where each comes from), everything else direct;
 /// nothing for a Winograd kernel whose transforms convcheck does not know (its result cannot be judged).
@@ -48,10 +54,6 @@ OnednnPath onednn_path(const Case &conv_case);
 /// All three directions through `path`, each in canonical layout, or why it has none. float32 only; a problem
 /// oneDNN refuses (a crop it does not take, see support/onednn_skips.cpp) fails every direction with oneDNN's error, and a weight
 /// gradient whose jit kernel oneDNN 2.6 gets wrong (a crop, see support/onednn_skips.hpp) is skipped, with the reason, unrun.
-/// Why `direction` on the oneDNN kernel `implementation` is held back (core/run/held_back.hpp; "" when it runs): a
-/// known bug of a oneDNN Winograd kernel (onednn_winograd.cpp says which, and how it was measured).
-std::string onednn_winograd_held_back(const Problem &problem, Direction direction, const std::string &implementation);
-
 /// With `algorithm` other than direct, each result declares the class of the kernel oneDNN ran
 /// (onednn_algorithm_class); a problem oneDNN has no winograd kernel for is skipped with oneDNN's answer, and so is
 /// a Winograd weight gradient (its kernel tiles the sum over output positions, which the Winograd bound does not

@@ -14,7 +14,7 @@
 //     1 / (0.625^2 * 1.5^2), the 1/f of point 0 (weight_transform_data). Its G and B^T are convcheck's (with these
 //     points) scaled by one diagonal and its inverse, which leaves the Winograd bound's magnitudes unchanged
 //     (|D G g| . |D^-1 B^T d| = |G g| . |B^T d| componentwise for a diagonal D): docs/bounds.md.
-// Its backward data is wrong when an image's top and bottom padding differ (held back, below). Its weight gradient
+// Its backward data is wrong when an image's top and bottom padding differ (held back: onednn-wino-4x3-dgrad-pad, known_bugs.cpp). Its weight gradient
 // tiles the sum over output positions, not the output, which the Winograd bound does not model:
 // skipped with that reason (onednn.cpp). Both kernels are AVX-512: a case whose ISA cap is below avx512_core, or a
 // host without it, is skipped with the reason, and so is a problem oneDNN has no Winograd kernel for (oneDNN's
@@ -26,7 +26,6 @@
 
 #include "core/numerics/fill.hpp"
 #include "core/problem/fields.hpp"
-#include "core/run/held_back.hpp"
 #include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 #include "oracles/onednn/onednn.hpp"
@@ -122,22 +121,6 @@ const Registration automatic{{
 }};
 
 } // namespace
-
-// oneDNN 2.6's jit_wino_4x3 backward data computes every element of diff_src wrong (errors of the size of the
-// values) when the height axis is padded differently at the top and at the bottom; the width axis may differ. Found
-// by the first `onednn_winograd` run (shrunk to mb1ic1ih2iw2oc1kh3kw3pt1pl1, expected 9, got -12 in exact fill) and
-// measured over mb1ic16, ih5iw7 and ih8iw8, oc16, every pt, pb, pl, pr in {0, 1} (the padding the kernel takes): the
-// 16 with pt != pb all failed, the 16 with pt == pb all passed, and its forward pass passed on all 32
-// (docs/findings.md; corpus/upstream/ keeps the shrunk case).
-std::string onednn_winograd_held_back(const Problem &problem, Direction direction, const std::string &implementation) {
-  if (run_held_back() || direction != Direction::grad_data || implementation.rfind("jit_wino_4x3:", 0) != 0) return "";
-  const int64_t height = max_ndims - 2;
-  const SpatialAxis &axis = problem.axes[static_cast<size_t>(height)];
-  if (axis.pad_begin == axis.pad_end) return "";
-  return fmt::format("oneDNN 2.6's {} backward data is wrong when the top and bottom padding differ ({} {}, {} {})",
-                     implementation, find_int_field("pad_begin")->label(height), axis.pad_begin,
-                     find_int_field("pad_end")->label(height), axis.pad_end);
-}
 
 std::optional<Algorithm> onednn_algorithm_class(const std::string &implementation) {
   if (implementation.find("wino") == std::string::npos) return Algorithm{};

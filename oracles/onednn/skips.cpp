@@ -10,9 +10,6 @@
 #include "core/problem/descriptor.hpp"
 #include "core/problem/fields.hpp"
 #include "core/problem/op.hpp"
-#include "core/run/held_back.hpp"
-#include "oracles/onednn/bug_6035.hpp"
-#include "oracles/onednn/bf16_bugs.hpp"
 #include "oracles/onednn/isa_server.hpp"
 
 namespace convcheck {
@@ -104,48 +101,8 @@ std::string missing_at_this_isa(const Precision &precision, Direction direction)
   return probed[key] = reason;
 }
 
-std::string broken_bf16_kernel(const Problem &problem, Direction direction, OnednnPath path,
-                               const dnnl::primitive_desc &pd) {
-  if (run_held_back() || problem.precision.src != DType::bfloat16) return "";
-  if (direction == Direction::grad_weight && has_onednn_bf16_weight_gradient_shape(problem)) {
-    const std::string implementation = pd.impl_info_str();
-    if (implementation.rfind("jit_bf16:", 0) == 0)
-      return fmt::format("oneDNN 2.6's {} weight gradient of a stride larger than its axis's input, or of a 3-D depth "
-                         "stride above 1 with depth padding, returns wrong values (docs/findings.md)",
-                         implementation);
-  }
-  if (direction == Direction::grad_data && path != OnednnPath::blocked && has_onednn_bf16_odd_channels_1x1_shape(problem, problem.data_layout == DataLayout::nxc)) {
-    const std::string implementation = pd.impl_info_str();
-    if (implementation.rfind("jit_bf16_1x1", 0) == 0)
-      return fmt::format("oneDNN 2.6's {} data gradient of a 1x1 conv on channels-last diff_dst with an odd number of "
-                         "output channels per group ({}) returns wrong values (docs/findings.md)",
-                         implementation, problem.out_channels_per_group());
-  }
-  return "";
-}
-
-std::string broken_weight_gradient(const Problem &problem, const CasePrimitives &primitives, OnednnPath path) {
-  if (run_held_back()) return "";
-  // A deconv's weight gradient is oneDNN's conv weight gradient of its equivalent conv (core/problem/op.hpp).
-  if (problem.data_layout == DataLayout::nxc && path != OnednnPath::blocked &&
-      has_onednn_6035_shape(equivalent_conv(problem))) {
-    const std::string implementation = primitives.of(Direction::grad_weight).impl_info_str();
-    if (implementation.rfind("jit_1x1", 0) == 0)
-      return fmt::format("oneDNN 2.6's {} weight gradient of a strided 1x1 conv on channels-last source with under "
-                         "16 input channels per group writes past its scratchpad (oneDNN issue #6035)",
-                         implementation);
-  }
-  for (int64_t index = problem.first_axis(); index < max_ndims - 1; ++index) {
-    const SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
-    if (axis.pad_begin <= 0 || axis.pad_end >= 0) continue;
-    const std::string implementation = primitives.of(Direction::grad_weight).impl_info_str();
-    if (implementation.rfind("jit", 0) != 0) return "";
-    return fmt::format("oneDNN 2.6's {} weight gradient reads past the output of an outer axis padded at the "
-                       "beginning and cropped at the end ({} {}, {} {}): wrong results, heap corruption or a crash",
-                       implementation, find_int_field("pad_begin")->label(index), axis.pad_begin,
-                       find_int_field("pad_end")->label(index), axis.pad_end);
-  }
-  return "";
+std::string onednn_ran(const dnnl::primitive_desc &pd, OnednnPath path) {
+  return fmt::format("{} ({} path)", pd.impl_info_str(), to_string(path));
 }
 
 } // namespace onednn_internal

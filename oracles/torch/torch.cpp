@@ -14,7 +14,7 @@
 // default strategies together cost (docs/performance.md, "libtorch and XNNPACK"); `--strategies all` or naming them
 // runs them.
 
-#include "core/run/held_back.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 
@@ -31,8 +31,6 @@
 #include "core/numerics/fill.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/problem/precision_table.hpp"
-#include "oracles/onednn/bug_6035.hpp"
-#include "oracles/onednn/bf16_bugs.hpp"
 #include "oracles/torch/capability_server.hpp"
 #include "oracles/torch/torch_module.hpp"
 
@@ -100,25 +98,6 @@ std::string backend_name(const Module &m, const Case &c, bool mkldnn) {
   return name;
 }
 
-/// Why torch's weight gradient of `c` is held back ("" when it runs). ATen's Mkldnn backend computes the weight
-/// gradient of a strided 1x1 conv held channels-last (input or weight) with oneDNN 2.6's jit_1x1 backward-weights
-/// kernel (jit_1x1:avx2 here, ONEDNN_VERBOSE), which, with fewer input channels than its channel block (8 on AVX2,
-/// measured; 16 on AVX-512), writes past the end of the scratchpad it asks for: 256 bytes on
-/// mb2ic4ih12iw6oc5kh1kw1sw2_nhwc with one thread, into the other thread's part with two (wrong values then). In a
-/// worker that is heap corruption which aborts or crashes it a few cases later, or hangs it in oneDNN's primitive
-/// cache. oneDNN issue #6035 (open) describes the same overflow; docs/findings.md has the standalone reproducers.
-/// Not run at all: run and discarded, it would still corrupt the heap. Forward and data gradient still run.
-/// --run-held-back runs it (core/run/held_back.hpp): expect a crashed or hung worker a few cases later.
-std::string broken_weight_gradient(const Module &m, const Case &c, bool mkldnn) {
-  const Problem &p = c.problem;
-  if (run_held_back() || !mkldnn || p.precision.src != DType::float32 || !has_onednn_6035_shape(p)) return "";
-  if (p.data_layout != DataLayout::nxc && p.weight_layout != WeightLayout::oxi) return "";
-  if (backend_name(m, c, mkldnn) != "Mkldnn") return "";
-  return "ATen's Mkldnn weight gradient of a strided 1x1 conv with under 16 input channels per group in "
-         "channels-last memory runs oneDNN 2.6's jit_1x1 backward-weights kernel, which writes past its scratchpad "
-         "(heap corruption; oneDNN issue #6035)";
-}
-
 /// ATen's message when its CPU kernels have no case for a low-precision format ("\"slow_conv2d_cpu\" not implemented
 /// for 'Half'": AT_DISPATCH's error, core's c10 dispatch), or "" for any other error (a finding). float32 and float64
 /// have every CPU kernel, so there such a message stays a finding.
@@ -129,64 +108,6 @@ std::string missing_kernel(const Problem &p, const char *error) {
   return text.find("not implemented for '") != std::string::npos ? text : "";
 }
 
-/// Why every direction of a bf16 `c` is held back (core/run/held_back.hpp; "" when it runs): ATen 1.13's own CPU
-/// convolutions (Slow2d, SlowDilated2d, Slow3d, SlowDilated3d; every bf16 problem of torch_native, and those torch's
-/// Mkldnn backend does not take) do not return one rounding of a float32 sum: on exact integer inputs a 2x2 kernel of
-/// one channel (4 products) is off by a bf16 ulp or more (docs/findings.md; PyTorch's own F.conv2d with
-/// torch.backends.mkldnn.enabled = False shows it too), so a fuzz would report them on nearly every case.
-///
-/// A bf16 deconv is the other way round: ATen 1.13 has no bf16 SlowTranspose2d / SlowTranspose3d kernel (skipped with
-/// ATen's message, missing_kernel), and sends it to its Mkldnn backend instead (float32 deconvs never go there), which
-/// computes a plain convolution: F.conv_transpose1d of [3, 1] by [2, 5] in bf16 returns [11] (the correlation), not
-/// [6, 17, 5]; its backward throws oneDNN's "could not create a descriptor" or returns a conv's gradients
-/// (docs/findings.md).
-std::string broken_bf16_backend(const Module &m, const Case &c, bool mkldnn) {
-  if (run_held_back() || c.problem.precision.src != DType::bfloat16) return "";
-  const std::string backend = backend_name(m, c, mkldnn);
-  if (c.problem.op == Op::deconv)
-    return backend == "Mkldnn" ? "ATen 1.13's Mkldnn backend computes a bf16 transposed convolution as a plain "
-                                 "convolution (it ignores transposed; docs/findings.md)"
-                               : "";
-  if (backend == "Mkldnn") return "";
-  return fmt::format("ATen 1.13's {} bf16 convolution rounds its sums to bfloat16, not once from float32 "
-                     "(docs/findings.md)",
-                     backend);
-}
-
-/// Why `direction` of a bf16 `c` on ATen's Mkldnn backend is held back ("" when it runs): the shapes of the oneDNN
-/// 2.6 bf16 kernel bugs the onednn strategy holds back (oracles/onednn/bf16_bugs.hpp), which the 20,000-case
-/// torch fuzz reached through ATen too. ATen does not say which oneDNN kernel it ran, so the shape alone decides.
-std::string broken_onednn_bf16_kernel(const Module &m, const Case &c, bool mkldnn, Direction direction) {
-  const Problem &p = c.problem;
-  if (run_held_back() || !mkldnn || p.precision.src != DType::bfloat16) return "";
-  const bool weight_shape = direction == Direction::grad_weight && has_onednn_bf16_weight_gradient_shape(p);
-  const bool data_shape =
-      direction == Direction::grad_data &&
-      has_onednn_bf16_odd_channels_1x1_shape(p, p.data_layout == DataLayout::nxc || p.weight_layout == WeightLayout::oxi);
-  if ((!weight_shape && !data_shape) || backend_name(m, c, mkldnn) != "Mkldnn") return "";
-  return weight_shape ? "ATen's Mkldnn bf16 weight gradient of a stride larger than its axis's input, or of a 3-D depth "
-                        "stride above 1 with depth padding, runs oneDNN 2.6's jit_bf16 kernel, which returns wrong "
-                        "values (docs/findings.md)"
-                      : "ATen's Mkldnn bf16 data gradient of a 1x1 conv in channels-last memory with an odd number of "
-                        "output channels per group runs oneDNN 2.6's jit_bf16_1x1 kernel, which returns wrong values "
-                        "(docs/findings.md)";
-}
-
-/// Why every direction of a bf16 `c` on ATen's Mkldnn backend under a oneDNN cap below avx512_core is held back (""
-/// when it runs): ATen 1.13 sends bf16 to Mkldnn when the host has AVX-512 (mkldnn_bf16_device_check asks the CPU, not
-/// oneDNN's cap), and oneDNN capped there has no bf16 convolution, so ATen throws (docs/findings.md). A PyTorch user
-/// who sets ONEDNN_MAX_CPU_ISA=AVX2 meets it too; a fuzz would report it on every such case.
-std::string bf16_below_onednn_cap(const Module &m, const Case &c, bool mkldnn) {
-  const std::string cap = isa_cap_of(c);
-  if (run_held_back() || !mkldnn || c.problem.precision.src != DType::bfloat16 || (cap != "sse41" && cap != "avx2"))
-    return "";
-  if (backend_name(m, c, mkldnn) != "Mkldnn") return "";
-  return fmt::format("ATen 1.13 sends bf16 to its Mkldnn backend by the host's ISA, not oneDNN's cap: under cap {} "
-                     "oneDNN has no bf16 convolution and ATen throws \"could not create a primitive descriptor "
-                     "iterator\" (docs/findings.md)",
-                     cap);
-}
-
 RunResults run_torch(const Case &c, bool mkldnn) {
   RunResults runs;
   const Module &m = module();
@@ -194,25 +115,26 @@ RunResults run_torch(const Case &c, bool mkldnn) {
     for (const DirectionInfo &each : directions(c.problem.op)) runs[each.direction].error = m.error;
     return runs;
   }
-  if (std::string held_back = broken_bf16_backend(m, c, mkldnn); !held_back.empty())
-    return every_direction_skipped(c.problem.op, held_back);
-  if (std::string held_back = bf16_below_onednn_cap(m, c, mkldnn); !held_back.empty())
-    return every_direction_skipped(c.problem.op, held_back);
+  // Known bugs (known_bugs.cpp), told ATen's backend, asked only when a row's cheaper tests pass.
+  const std::string strategy = mkldnn ? "torch" : "torch_native";
+  const Ran ran([&] { return backend_name(m, c, mkldnn); });
+  if (const KnownBug *bug = held_back_by(strategy, c, Direction::output, ran); bug != nullptr)
+    return every_direction_held_back(c.problem.op, held_back_detail(*bug, ran()));
   const Problem &p = c.problem;
   const DType dtype = c[Role::data].dtype();
   Tensor output = Tensor::uninitialized(dtype, p.output_shape());
   Tensor grad_data = Tensor::uninitialized(dtype, p.data_shape());
   Tensor grad_weight = Tensor::uninitialized(dtype, p.weight_shape());
-  runs[Direction::grad_weight].skipped = broken_weight_gradient(m, c, mkldnn);
   for (Direction direction : {Direction::grad_data, Direction::grad_weight})
-    if (runs[direction].skipped.empty()) runs[direction].skipped = broken_onednn_bf16_kernel(m, c, mkldnn, direction);
+    if (const KnownBug *bug = held_back_by(strategy, c, direction, ran); bug != nullptr)
+      runs[direction].held_back = held_back_detail(*bug, ran());
   torch_module::Results results;
   results.output = raw(output);
-  results.grad_data = runs[Direction::grad_data].skipped.empty() ? raw(grad_data) : nullptr;
-  results.grad_weight = runs[Direction::grad_weight].skipped.empty() ? raw(grad_weight) : nullptr;
+  results.grad_data = runs[Direction::grad_data].held_back.empty() ? raw(grad_data) : nullptr;
+  results.grad_weight = runs[Direction::grad_weight].held_back.empty() ? raw(grad_weight) : nullptr;
   m.run(conv_of(c, mkldnn), results);
   const auto settle = [&](Direction direction, Tensor &result, const char *error, const char *function) {
-    if (!runs[direction].skipped.empty()) return;
+    if (!runs[direction].held_back.empty()) return;
     if (*error == '\0') runs[direction].result = std::move(result);
     else if (std::string missing = missing_kernel(p, error); !missing.empty())
       runs[direction].skipped = fmt::format("ATen 1.13 has no CPU {} kernel here: {}: {}", to_string(dtype), function, missing);

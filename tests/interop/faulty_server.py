@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "oracles", "external"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "oracles", "outside", "python"))
 import convcheck_server  # noqa: E402
 from numpy_server import compute  # noqa: E402
 

@@ -111,7 +111,8 @@ std::vector<std::string> disagreements(const std::string &strategy_name, const s
   std::vector<std::string> problems;
   for (Direction direction : all_directions) {
     const Outcome outcome = verify_one(conv_case, reference, *strategy, direction);
-    if (outcome.verdict == Verdict::failed || (outcome.verdict == Verdict::skipped && !allow_skips))
+    const bool not_run = outcome.verdict == Verdict::skipped || outcome.verdict == Verdict::held_back;
+    if (outcome.verdict == Verdict::failed || (not_run && !allow_skips))
       problems.push_back(fmt::format("{} {}: {}", to_string(direction), to_string(outcome.verdict), outcome.detail));
   }
   return problems;

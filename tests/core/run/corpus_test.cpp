@@ -7,7 +7,7 @@
 
 #include "core/numerics/reference.hpp"
 #include "core/problem/descriptor.hpp"
-#include "core/run/held_back.hpp"
+#include "core/run/known_bug.hpp"
 
 namespace convcheck {
 namespace {
@@ -50,7 +50,8 @@ TEST(UpstreamCorpusCase, IsSkippedSayingSoOnceTheLibraryIsFixed) {
   const CorpusVerdict verdict = check_corpus_case(upstream_case(), {library(true)}, 30);
   EXPECT_TRUE(verdict.ok);
   EXPECT_EQ(verdict.skipped, "library grad_weight came out passed with its hold-back lifted: the library here no longer "
-                             "shows frameworks issue 1; lift the hold-back and move the case to regression/");
+                             "shows frameworks issue 1; give its known-bug row the version that fixed it and move the "
+                             "case to regression/");
 }
 
 } // namespace

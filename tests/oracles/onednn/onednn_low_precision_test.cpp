@@ -15,7 +15,7 @@
 #include "core/numerics/case.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/problem/descriptor.hpp"
-#include "core/run/held_back.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
@@ -39,7 +39,7 @@ std::string version() {
   return fmt::format("{}.{}.{}", v->major, v->minor, v->patch);
 }
 
-bool is_hold_back(const std::string &skipped) { return skipped.rfind("oneDNN 2.6's jit", 0) == 0; }
+bool is_hold_back(const RunResult &run) { return run.held_back.rfind("onednn-", 0) == 0; }
 
 /// The directions of `conv_case` on `path` under `cap` that did not pass under the bound, and the implementations
 /// that ran (added to `ran`).
@@ -51,7 +51,7 @@ std::vector<std::string> disagreements(const Case &conv_case, OnednnPath path, s
   for (Direction direction : all_directions) {
     const RunResult &run = runs.at(direction);
     if (run.result.empty()) {
-      if (!is_hold_back(run.skipped))
+      if (!is_hold_back(run))
         problems.push_back(fmt::format("{} {}: no result: {}{}", to_string(path), to_string(direction), run.error,
                                        run.skipped));
       continue;
@@ -143,17 +143,12 @@ TEST(OnednnLowPrecision, HoldsBackTheBf16KernelsThatReturnWrongValues) {
     const char *kernel;
     bool on_blocked;     // whether the blocked path (blocked diff_dst) reaches it too
     bool same_each_run;  // whether its wrong values are the same every run (else whatever memory held)
-    const char *reason;
+    const char *known_bug; // its row in oracles/onednn/known_bugs.cpp
   } bugs[] = {
-      {"mb1ic16iw1oc16kw3sw2pl1pr1", Direction::grad_weight, "jit_bf16:", true, false,
-       "oneDNN 2.6's {} weight gradient of a stride larger than its axis's input, or of a 3-D depth stride above 1 "
-       "with depth padding, returns wrong values (docs/findings.md)"},
+      {"mb1ic16iw1oc16kw3sw2pl1pr1", Direction::grad_weight, "jit_bf16:", true, false, "onednn-bf16-wgrad-stride"},
       {"mb1ic4id3ih7iw7oc7kd2kh3kw1sd3pfr1pbk1_ndhwc", Direction::grad_weight, "jit_bf16:", true, true,
-       "oneDNN 2.6's {} weight gradient of a stride larger than its axis's input, or of a 3-D depth stride above 1 "
-       "with depth padding, returns wrong values (docs/findings.md)"},
-      {"mb2ic4ih10iw6oc1kh1kw1_nhwc", Direction::grad_data, "jit_bf16_1x1", false, true,
-       "oneDNN 2.6's {} data gradient of a 1x1 conv on channels-last diff_dst with an odd number of output channels "
-       "per group (1) returns wrong values (docs/findings.md)"},
+       "onednn-bf16-wgrad-stride"},
+      {"mb2ic4ih10iw6oc1kh1kw1_nhwc", Direction::grad_data, "jit_bf16_1x1", false, true, "onednn-bf16-1x1-dgrad-odd"},
   };
   for (const auto &bug : bugs) {
     const Case conv_case = make_case(parse_descriptor(std::string(bug.shape) + bf16), FillMode::exact, 7, 3);
@@ -169,7 +164,8 @@ TEST(OnednnLowPrecision, HoldsBackTheBf16KernelsThatReturnWrongValues) {
         continue;
       }
       ++held_back;
-      EXPECT_EQ(run.skipped, fmt::format(fmt::runtime(bug.reason), implementation)) << to_string(path);
+      EXPECT_EQ(run.held_back, held_back_detail(*find_known_bug(bug.known_bug),
+                                                fmt::format("{} ({} path)", implementation, to_string(path))));
       if (!bug.same_each_run) continue;
       set_run_held_back(true);
       const RunResults lifted_runs = onednn_results(conv_case, path);

@@ -14,7 +14,7 @@
 #include "core/numerics/case.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/numerics/reference.hpp"
-#include "core/run/held_back.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
@@ -36,12 +36,11 @@ const Strategy &onednn() {
 
 constexpr OnednnPath all_paths[] = {OnednnPath::plain, OnednnPath::any_weights, OnednnPath::blocked};
 
-// The one skip a run may report instead of a result: a crop's weight gradient on the jit kernel of oneDNN 2.6 that
-// reads past the output (broken_weight_gradient, oracles/onednn/skips.cpp).
-bool is_known_hold_back(Direction direction, const std::string &skipped) {
-  return direction == Direction::grad_weight && skipped.rfind("oneDNN 2.6's jit", 0) == 0 &&
-         (skipped.find("weight gradient reads past the output") != std::string::npos ||
-          skipped.find("(oneDNN issue #6035)") != std::string::npos);
+// The hold-backs a run may report instead of a result: the two weight-gradient rows of oracles/onednn/known_bugs.cpp
+// (a crop's weight gradient on the jit kernel that reads past the output, and oneDNN issue #6035).
+bool is_known_hold_back(Direction direction, const std::string &held_back) {
+  return direction == Direction::grad_weight &&
+         (held_back.rfind("onednn-jit-wgrad-crop: ", 0) == 0 || held_back.rfind("onednn-6035: ", 0) == 0);
 }
 
 // Each path's problems on one case: a direction that did not pass (or weakly pass) against the reference, or was
@@ -52,7 +51,7 @@ std::vector<std::string> path_disagreements(const Case &conv_case, OnednnPath pa
   std::vector<std::string> problems;
   for (Direction direction : all_directions) {
     const RunResult &run = runs.at(direction);
-    if (is_known_hold_back(direction, run.skipped)) continue;
+    if (is_known_hold_back(direction, run.held_back)) continue;
     const Outcome outcome = run.result.empty()
                                 ? Outcome{"onednn", direction, Verdict::failed, run.error + run.skipped, {}, {}}
                                 : judge("onednn", direction, run.result, reference[direction]);
@@ -161,7 +160,7 @@ TEST(Onednn, StrategyAgreesWithReferenceOnTheCropsItTakes) {
       EXPECT_EQ(onednn().unsupported_reason(conv_case.problem, direction), "") << descriptor;
       const Outcome outcome = verify_one(conv_case, reference, onednn(), direction);
       const bool agreed = outcome.verdict == Verdict::passed || outcome.verdict == Verdict::weak;
-      EXPECT_TRUE(agreed || (outcome.verdict == Verdict::skipped && is_known_hold_back(direction, outcome.detail)))
+      EXPECT_TRUE(agreed || (outcome.verdict == Verdict::held_back && is_known_hold_back(direction, outcome.detail)))
           << descriptor << " " << to_string(direction) << ": " << to_string(outcome.verdict) << " " << outcome.detail;
     }
   }
@@ -180,10 +179,8 @@ TEST(Onednn, HoldsBackTheJitWeightGradientOfACropItGetsWrong) {
     const RunResult &run = runs.at(Direction::grad_weight);
     if (implementation.rfind("jit", 0) == 0) {
       ++held_back;
-      EXPECT_EQ(run.skipped, fmt::format("oneDNN 2.6's {} weight gradient reads past the output of an outer axis "
-                                         "padded at the beginning and cropped at the end (pad_top 1, pad_bottom -2): "
-                                         "wrong results, heap corruption or a crash",
-                                         implementation));
+      EXPECT_EQ(run.held_back, held_back_detail(*find_known_bug("onednn-jit-wgrad-crop"),
+                                                fmt::format("{} ({} path)", implementation, to_string(path))));
       EXPECT_TRUE(run.result.empty());
     } else {
       EXPECT_EQ(run.skipped, "") << to_string(path) << " " << implementation;
@@ -214,8 +211,8 @@ TEST(Onednn, HoldsBackTheJit1x1WeightGradientThatWritesPastItsScratchpad) {
             "jit_1x1:avx2")
       << "the weight gradient no longer runs on jit_1x1: the test no longer reaches the bug";
   const RunResults held = onednn_results_under(cap, conv_case, OnednnPath::any_weights);
-  EXPECT_NE(held.at(Direction::grad_weight).skipped.find("(oneDNN issue #6035)"), std::string::npos)
-      << held.at(Direction::grad_weight).skipped;
+  EXPECT_EQ(held.at(Direction::grad_weight).held_back.rfind("onednn-6035: ", 0), 0u)
+      << held.at(Direction::grad_weight).held_back;
   EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights, cap).empty());
 
   set_run_held_back(true);

@@ -13,7 +13,7 @@
 #include "core/numerics/case.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/problem/descriptor.hpp"
-#include "core/run/held_back.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
@@ -43,12 +43,13 @@ protected:
 
 /// A hold-back of a known bf16 bug: ATen's own Slow backends, or a oneDNN bf16 kernel ATen's Mkldnn backend reaches.
 bool is_known_hold_back(const std::string &problem) {
-  const bool slow = problem.find("skipped: ATen 1.13's Slow") != std::string::npos &&
-                    problem.find("bf16 convolution rounds its sums to bfloat16, not once from float32") != std::string::npos;
-  const bool onednn = problem.find("skipped: ATen's Mkldnn bf16 ") != std::string::npos &&
-                      problem.find("runs oneDNN 2.6's jit_bf16") != std::string::npos;
-  return slow || onednn;
+  for (const char *id : {"torch-bf16-slow-sums", "torch-onednn-bf16-wgrad-stride", "torch-onednn-bf16-1x1-dgrad-odd"})
+    if (problem.find(std::string("held_back: ") + id + ": ") != std::string::npos) return true;
+  return false;
 }
+
+/// What a direction held back by the row `id` of oracles/torch/known_bugs.cpp reports, ATen having chosen `backend`.
+std::string held(const char *id, const std::string &backend) { return held_back_detail(*find_known_bug(id), backend); }
 
 // Under oneDNN's avx2 cap ATen 1.13 still sends bf16 to Mkldnn (it asks the CPU, not the cap), and oneDNN has no
 // bf16 convolution there: held back with the reason, and run anyway ATen throws (oracles/torch/torch.cpp; the case runs in
@@ -58,10 +59,7 @@ TEST_F(TorchLowPrecision, HoldsBackBf16UnderAOneDnnCapWithoutBf16) {
   conv_case.isa_cap = "avx2";
   conv_case.aten_capability = "";
   const Strategy &torch = *find_strategy("torch");
-  EXPECT_EQ(torch.run_case(conv_case).at(Direction::output).skipped,
-            "ATen 1.13 sends bf16 to its Mkldnn backend by the host's ISA, not oneDNN's cap: under cap avx2 oneDNN has "
-            "no bf16 convolution and ATen throws \"could not create a primitive descriptor iterator\" "
-            "(docs/findings.md)");
+  EXPECT_EQ(torch.run_case(conv_case).at(Direction::output).held_back, held("torch-bf16-below-onednn-cap", "Mkldnn"));
   set_run_held_back(true);
   const RunResults lifted = torch.run_case(conv_case);
   set_run_held_back(false);
@@ -114,8 +112,7 @@ TEST_F(TorchLowPrecisionAnyHost, HoldsBackATenOwnBf16ConvolutionWhichRoundsItsSu
   const Strategy &native = *find_strategy("torch_native");
   const RunResults runs = native.run_case(conv_case);
   for (Direction direction : all_directions)
-    EXPECT_EQ(runs.at(direction).skipped,
-              "ATen 1.13's Slow2d bf16 convolution rounds its sums to bfloat16, not once from float32 (docs/findings.md)");
+    EXPECT_EQ(runs.at(direction).held_back, held("torch-bf16-slow-sums", "Slow2d"));
   set_run_held_back(true);
   const RunResults lifted = native.run_case(conv_case);
   set_run_held_back(false);
@@ -132,14 +129,10 @@ TEST_F(TorchLowPrecision, HoldsBackTheOneDnnBf16KernelsItReaches) {
   const struct {
     const char *shape;
     Direction direction;
-    const char *reason;
+    const char *known_bug; // its row in oracles/torch/known_bugs.cpp
   } bugs[] = {
-      {"mb1ic2ih2iw1oc1kh1kw2sw2pl1pr1_nhwc_hwio", Direction::grad_weight,
-       "ATen's Mkldnn bf16 weight gradient of a stride larger than its axis's input, or of a 3-D depth stride above 1 "
-       "with depth padding, runs oneDNN 2.6's jit_bf16 kernel, which returns wrong values (docs/findings.md)"},
-      {"mb1ic2ih8iw12oc1kh1kw1pr3_nhwc", Direction::grad_data,
-       "ATen's Mkldnn bf16 data gradient of a 1x1 conv in channels-last memory with an odd number of output channels "
-       "per group runs oneDNN 2.6's jit_bf16_1x1 kernel, which returns wrong values (docs/findings.md)"},
+      {"mb1ic2ih2iw1oc1kh1kw2sw2pl1pr1_nhwc_hwio", Direction::grad_weight, "torch-onednn-bf16-wgrad-stride"},
+      {"mb1ic2ih8iw12oc1kh1kw1pr3_nhwc", Direction::grad_data, "torch-onednn-bf16-1x1-dgrad-odd"},
   };
   for (const auto &bug : bugs) {
     const std::string descriptor = std::string(bug.shape) + bf16;
@@ -149,7 +142,7 @@ TEST_F(TorchLowPrecision, HoldsBackTheOneDnnBf16KernelsItReaches) {
     for (Direction direction : all_directions) {
       const RunResult &run = runs.at(direction);
       if (direction == bug.direction) {
-        EXPECT_EQ(run.skipped, bug.reason) << descriptor;
+        EXPECT_EQ(run.held_back, held(bug.known_bug, "Mkldnn")) << descriptor;
         continue;
       }
       ASSERT_FALSE(run.result.empty()) << descriptor << " " << to_string(direction) << ": " << run.skipped << run.error;
@@ -167,8 +160,7 @@ TEST_F(TorchLowPrecision, HoldsBackTheBf16DeconvATenComputesAsAConv) {
   const Strategy &torch = *find_strategy("torch");
   const RunResults runs = torch.run_case(deconv);
   for (Direction direction : all_directions)
-    EXPECT_EQ(runs.at(direction).skipped, "ATen 1.13's Mkldnn backend computes a bf16 transposed convolution as a "
-                                          "plain convolution (it ignores transposed; docs/findings.md)");
+    EXPECT_EQ(runs.at(direction).held_back, held("torch-bf16-deconv-as-conv", "Mkldnn"));
   set_run_held_back(true);
   const RunResults lifted = torch.run_case(deconv);
   set_run_held_back(false);
@@ -193,8 +185,7 @@ TEST_F(TorchLowPrecisionAnyHost, WithoutAvx512TorchReachesATenOwnBf16KernelsAndH
   const Strategy &torch = *find_strategy("torch");
   const RunResults runs = torch.run_case(conv_case);
   for (Direction direction : all_directions)
-    EXPECT_EQ(runs.at(direction).skipped,
-              "ATen 1.13's Slow2d bf16 convolution rounds its sums to bfloat16, not once from float32 (docs/findings.md)");
+    EXPECT_EQ(runs.at(direction).held_back, held("torch-bf16-slow-sums", "Slow2d"));
   set_run_held_back(true);
   const RunResults lifted = torch.run_case(conv_case);
   set_run_held_back(false);

@@ -10,6 +10,7 @@
 #include "core/numerics/case.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
 #include "tests/oracles/edge_configs.hpp"
@@ -78,11 +79,11 @@ void expect_deconv_forward_agrees_on_edge_configs(int64_t ndims) {
     const std::string refused = find_strategy("xnnpack")->unsupported_reason(problem, Direction::output);
     if (!refused.empty()) {
       const bool known = problem.precision.src == DType::float64 ||
-                         refused.rfind("XNNPACK's adjustment (output_padding) must be below the stride", 0) == 0 ||
-                         refused.rfind("XNNPACK ae108ef's subconv2d deconvolution crashes", 0) == 0;
+                         refused.rfind("XNNPACK's adjustment (output_padding) must be below the stride", 0) == 0;
       EXPECT_TRUE(known) << edge.descriptor << ": " << refused;
       continue;
     }
+    if (held_back_by("xnnpack", make_case(problem, FillMode::exact, 7, 3), Direction::output) != nullptr) continue;
     EXPECT_EQ(find_strategy("xnnpack")->unsupported_reason(problem, Direction::grad_data),
               "XNNPACK has no deconv grad_data operator: it is an inference library (forward deconvolution only)");
     ++ran;
@@ -117,12 +118,13 @@ TEST_F(Xnnpack, SkipsTheDeconvsXnnpackCannotTakeWithTheReason) {
   EXPECT_EQ(reason("mb1ic1iw1oc1kw2pl2pr-1_deconv", Direction::output),
             "the padding leaves XNNPACK none of its output on an axis (size 1, padding 2 and -1, the rest an "
             "extension): XNNPACK ae108ef computes no empty deconvolution output (it dies of SIGFPE; XNNPACK PR 11158)");
-  EXPECT_EQ(reason("mb1ic1iw1oc1kw3sw3pl1pr1_deconv", Direction::output),
-            "XNNPACK ae108ef's subconv2d deconvolution crashes or returns wrong values where an output (1) is shorter "
-            "than the stride (3) less 1 (docs/findings.md)");
-  EXPECT_EQ(reason("mb1ic1ih1iw2oc1kh5kw2sh4sw2pt3_deconv", Direction::output),
-            "XNNPACK ae108ef's subconv2d deconvolution crashes or returns wrong values where an output (2) is shorter "
-            "than the stride (4) less 1 (docs/findings.md)");
+  // The subconv2d crash is not a skip but a known bug (oracles/xnnpack/known_bugs.cpp), held back and counted apart.
+  for (const char *descriptor : {"mb1ic1iw1oc1kw3sw3pl1pr1_deconv", "mb1ic1ih1iw2oc1kh5kw2sh4sw2pt3_deconv"}) {
+    EXPECT_EQ(reason(descriptor, Direction::output), "") << descriptor;
+    EXPECT_EQ(forward_disagreement(parse_descriptor(descriptor), FillMode::exact),
+              "exact: held_back " + held_back_detail(*find_known_bug("xnnpack-subconv2d-short-output"), ""))
+        << descriptor;
+  }
   EXPECT_EQ(reason("mb1ic1iw2oc1kw3sw3pl1pr1_deconv", Direction::grad_weight),
             "XNNPACK has no deconv grad_weight operator: it is an inference library (forward deconvolution only)");
   for (const char *descriptor : {"mb1ic1iw1oc1kw3sw3pl1_deconv", "mb1ic1ih1iw2oc1kh5kw2sh4sw2pt2_deconv"}) {

@@ -1,0 +1,133 @@
+// oneDNN's known bugs: the rows that hold a direction back from a oneDNN kernel known to get it wrong
+// (core/run/known_bug.hpp). Each was found by convcheck, reduced to a standalone C program and written up in
+// docs/findings.md; the measurements behind each predicate are there and in bug_6035.hpp and bf16_bugs.hpp. What a
+// row is told ran is onednn_ran's "IMPLEMENTATION (PATH path)": the kernel oneDNN chose and the path the case's
+// tensors took (a blocked path hands oneDNN no channels-last tensor).
+//
+// Versions: every row was measured on Debian 12's oneDNN 2.6.3. `fixed_in` is set only where upstream removed the
+// kernel (x64 Winograd, deleted in v3.2); the others stay open until a run on a newer oneDNN shows the corpus case
+// passing with the row lifted (`corpus run` says so).
+
+#include "core/problem/op.hpp"
+#include "core/run/known_bug.hpp"
+#include "oracles/onednn/bf16_bugs.hpp"
+#include "oracles/onednn/bug_6035.hpp"
+#include "oracles/onednn/onednn.hpp"
+
+namespace convcheck {
+
+namespace {
+
+bool starts_with(const std::string &text, const char *prefix) { return text.rfind(prefix, 0) == 0; }
+
+bool on_blocked_path(const std::string &implementation) {
+  return implementation.find("(blocked path)") != std::string::npos;
+}
+
+// An outer axis (depth or height) padded at the beginning and cropped at the end.
+bool padded_then_cropped_outer_axis(const Problem &problem) {
+  for (int64_t index = problem.first_axis(); index < max_ndims - 1; ++index) {
+    const SpatialAxis &axis = problem.axes[static_cast<size_t>(index)];
+    if (axis.pad_begin > 0 && axis.pad_end < 0) return true;
+  }
+  return false;
+}
+
+const std::vector<std::string> every_onednn_strategy = {"onednn", "onednn_auto", "onednn_winograd"};
+
+const KnownBugRegistration onednn_bugs{{
+    .library = "oneDNN",
+    .version = onednn_version,
+    .rows =
+        {
+            {
+                .id = "onednn-6035",
+                .versions = {"2.6", ""},
+                .strategies = every_onednn_strategy,
+                .directions = {Direction::grad_weight},
+                // A deconv's weight gradient is oneDNN's conv weight gradient of its equivalent conv (op.hpp).
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      return c.problem.data_layout == DataLayout::nxc && !on_blocked_path(ran()) &&
+                             has_onednn_6035_shape(equivalent_conv(c.problem)) && starts_with(ran(), "jit_1x1");
+                    },
+                .reason = "the jit_1x1 weight gradient of a strided 1x1 conv on a channels-last source with under 16 "
+                          "input channels per group writes past its scratchpad",
+                .upstream = "oneDNN issue #6035",
+                .docs = "docs/findings.md#onednn-26s-jit_1x1-weight-gradient-writes-past-its-scratchpad-reached-"
+                        "through-pytorchs-channels_last",
+                .corpus_case = "corpus/upstream/onednn-grad_weight-22d0a043a832b052.h5",
+            },
+            {
+                .id = "onednn-jit-wgrad-crop",
+                .versions = {"2.6", ""},
+                .strategies = every_onednn_strategy,
+                .directions = {Direction::grad_weight},
+                .reached = [](const Case &c, Direction,
+                              const Ran &ran) { return padded_then_cropped_outer_axis(c.problem) && starts_with(ran(), "jit"); },
+                .reason = "the jit weight gradient reads past diff_dst when an outer axis is padded at the beginning "
+                          "and cropped at the end: wrong results, heap corruption or a crash",
+                .upstream = "not reported upstream yet (docs/findings.md has the draft)",
+                .docs = "docs/findings.md#onednn-26s-jit-weight-gradient-reads-past-diff_dst-when-an-outer-axis-is-"
+                        "padded-at-the-beginning-and-cropped-at-the-end",
+                .corpus_case = "corpus/upstream/onednn-grad_weight-7e71acf0a1041df7.h5",
+            },
+            {
+                .id = "onednn-bf16-wgrad-stride",
+                .versions = {"2.6", ""},
+                .strategies = every_onednn_strategy,
+                .directions = {Direction::grad_weight},
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      return c.problem.precision.src == DType::bfloat16 &&
+                             has_onednn_bf16_weight_gradient_shape(c.problem) && starts_with(ran(), "jit_bf16:");
+                    },
+                .reason = "the jit_bf16 weight gradient of a stride larger than its axis's input, or of a 3-D depth "
+                          "stride above 1 with depth padding, returns wrong values",
+                .upstream = "not reported upstream yet (docs/findings.md has the draft)",
+                .docs = "docs/findings.md#onednn-26s-bf16-kernels-a-weight-gradient-of-an-input-width-of-1-and-a-1x1-"
+                        "data-gradient-with-odd-channels",
+                .why_no_case = "its kernel needs AVX512-BF16; the hosts this table was last run on are AVX2-only",
+            },
+            {
+                .id = "onednn-bf16-1x1-dgrad-odd",
+                .versions = {"2.6", ""},
+                .strategies = every_onednn_strategy,
+                .directions = {Direction::grad_data},
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      const Problem &p = c.problem;
+                      return p.precision.src == DType::bfloat16 && !on_blocked_path(ran()) &&
+                             has_onednn_bf16_odd_channels_1x1_shape(p, p.data_layout == DataLayout::nxc) &&
+                             starts_with(ran(), "jit_bf16_1x1");
+                    },
+                .reason = "the jit_bf16_1x1 data gradient of a 1x1 conv on a channels-last diff_dst with an odd number "
+                          "of output channels per group returns wrong values",
+                .upstream = "not reported upstream yet (docs/findings.md has the draft)",
+                .docs = "docs/findings.md#onednn-26s-bf16-kernels-a-weight-gradient-of-an-input-width-of-1-and-a-1x1-"
+                        "data-gradient-with-odd-channels",
+                .why_no_case = "its kernel needs AVX512-BF16; the hosts this table was last run on are AVX2-only",
+            },
+            {
+                .id = "onednn-wino-4x3-dgrad-pad",
+                // x64 Winograd was deleted from oneDNN in v3.2: no later version has the kernel.
+                .versions = {"2.6", "3.2"},
+                .strategies = {"onednn_auto", "onednn_winograd"},
+                .directions = {Direction::grad_data},
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      const SpatialAxis &height = c.problem.axes[static_cast<size_t>(max_ndims - 2)];
+                      return starts_with(ran(), "jit_wino_4x3:") && height.pad_begin != height.pad_end;
+                    },
+                .reason = "the jit_wino_4x3 backward data is wrong when the top and bottom padding differ",
+                .upstream = "not reported upstream (the kernel is gone since v3.2)",
+                .docs = "docs/findings.md#onednn-26s-winograd-backward-data-is-wrong-when-the-top-and-bottom-padding-"
+                        "differ",
+                .corpus_case = "corpus/upstream/onednn_winograd-grad_data-2d4044a47e4dd040.h5",
+            },
+        },
+}};
+
+} // namespace
+
+} // namespace convcheck

@@ -1,0 +1,143 @@
+// PyTorch's known bugs: the rows that hold a direction of `torch` or `torch_native` back (core/run/known_bug.hpp).
+// What a row is told ran is ATen's backend ("Mkldnn", "Slow2d", ...), which ATen selects on real tensors, so a row
+// asks for it only after its cheaper tests (torch.cpp passes it lazily). ATen does not say which oneDNN kernel its
+// Mkldnn backend ran, so the rows of oneDNN bugs reached through it decide by the shape alone
+// (oracles/onednn/bug_6035.hpp, bf16_bugs.hpp). docs/findings.md has each write-up.
+//
+// Versions: every row was measured on Debian 12's libtorch 1.13.1. The version compared is the libtorch CMake found
+// (Torch_VERSION), the library the module loads. No `fixed_in` is set: none was run on a newer PyTorch here.
+
+#include "core/run/known_bug.hpp"
+#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/bf16_bugs.hpp"
+#include "oracles/onednn/bug_6035.hpp"
+
+namespace convcheck {
+
+namespace {
+
+#ifdef CONVCHECK_TORCH_VERSION
+std::string torch_version() { return CONVCHECK_TORCH_VERSION; }
+#else
+std::string torch_version() { return ""; }
+#endif
+
+bool bf16(const Case &c) { return c.problem.precision.src == DType::bfloat16; }
+
+const std::vector<Direction> every_direction = {Direction::output, Direction::grad_data, Direction::grad_weight};
+const char *findings = "docs/findings.md#";
+
+const KnownBugRegistration torch_bugs{{
+    .library = "PyTorch",
+    .version = torch_version,
+    .rows =
+        {
+            {
+                .id = "torch-onednn-6035",
+                .versions = {"1.13", ""},
+                .strategies = {"torch"},
+                .directions = {Direction::grad_weight},
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      const Problem &p = c.problem;
+                      return p.precision.src == DType::float32 && has_onednn_6035_shape(p) &&
+                             (p.data_layout == DataLayout::nxc || p.weight_layout == WeightLayout::oxi) &&
+                             ran() == "Mkldnn";
+                    },
+                .reason = "ATen's Mkldnn weight gradient of a strided 1x1 conv with under 16 input channels per group "
+                          "in channels-last memory runs oneDNN's jit_1x1 backward-weights kernel, which writes past its "
+                          "scratchpad (heap corruption)",
+                .upstream = "oneDNN issue #6035",
+                .docs = std::string(findings) +
+                        "onednn-26s-jit_1x1-weight-gradient-writes-past-its-scratchpad-reached-through-pytorchs-"
+                        "channels_last",
+                .why_no_case = "a run corrupts the worker's heap and fails a few cases later, not on the case itself; "
+                               "corpus/upstream/onednn-grad_weight-22d0a043a832b052.h5 keeps the bug on oneDNN",
+            },
+            {
+                .id = "torch-bf16-slow-sums",
+                .versions = {"1.13", ""},
+                .strategies = {"torch", "torch_native"},
+                .directions = every_direction,
+                .reached = [](const Case &c, Direction,
+                              const Ran &ran) { return bf16(c) && c.problem.op == Op::conv && ran() != "Mkldnn"; },
+                .reason = "ATen's own bf16 convolutions (Slow2d, SlowDilated2d, Slow3d, SlowDilated3d) round their sums "
+                          "to bfloat16, not once from float32",
+                .upstream = "not reported upstream (fixed in later PyTorch, by a reading of its source; not run here)",
+                .docs = std::string(findings) + "aten-113s-own-bf16-convolutions-round-their-sums-to-bf16",
+                .why_no_case = "the torch strategies are off by default and need libtorch: tests/oracles/torch/ "
+                               "torch_low_precision_test.cpp runs the bug instead",
+            },
+            {
+                .id = "torch-bf16-deconv-as-conv",
+                .versions = {"1.13", ""},
+                .strategies = {"torch", "torch_native"},
+                .directions = every_direction,
+                .reached = [](const Case &c, Direction,
+                              const Ran &ran) { return bf16(c) && c.problem.op == Op::deconv && ran() == "Mkldnn"; },
+                .reason = "ATen's Mkldnn backend computes a bf16 transposed convolution as a plain convolution (it "
+                          "ignores transposed)",
+                .upstream = "not reported upstream (fixed in later PyTorch, by a reading of its source; not run here)",
+                .docs = std::string(findings) + "aten-113-computes-a-bf16-transposed-convolution-as-a-plain-convolution",
+                .why_no_case = "tests/oracles/torch/torch_low_precision_test.cpp runs the bug instead",
+            },
+            {
+                .id = "torch-bf16-below-onednn-cap",
+                .versions = {"1.13", ""},
+                .strategies = {"torch"},
+                .directions = every_direction,
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      const std::string cap = isa_cap_of(c);
+                      return bf16(c) && (cap == "sse41" || cap == "avx2") && ran() == "Mkldnn";
+                    },
+                .reason = "ATen sends bf16 to its Mkldnn backend by the host's ISA, not oneDNN's cap: under a cap "
+                          "below avx512_core oneDNN has no bf16 convolution and ATen throws \"could not create a "
+                          "primitive descriptor iterator\"",
+                .upstream = "not reported upstream",
+                .docs = std::string(findings) + "aten-113-sends-bf16-to-onednn-by-the-hosts-isa-not-onednns-cap",
+                .why_no_case = "needs an AVX-512 host (ATen sends bf16 to Mkldnn only there)",
+            },
+            {
+                .id = "torch-onednn-bf16-wgrad-stride",
+                .versions = {"1.13", ""},
+                .strategies = {"torch"},
+                .directions = {Direction::grad_weight},
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      return bf16(c) && has_onednn_bf16_weight_gradient_shape(c.problem) && ran() == "Mkldnn";
+                    },
+                .reason = "ATen's Mkldnn bf16 weight gradient of a stride larger than its axis's input, or of a 3-D "
+                          "depth stride above 1 with depth padding, runs oneDNN's jit_bf16 kernel, which returns "
+                          "wrong values",
+                .upstream = "not reported upstream yet (the oneDNN row onednn-bf16-wgrad-stride)",
+                .docs = std::string(findings) +
+                        "onednn-26s-bf16-kernels-a-weight-gradient-of-an-input-width-of-1-and-a-1x1-data-gradient-with-"
+                        "odd-channels",
+                .why_no_case = "its kernel needs AVX512-BF16",
+            },
+            {
+                .id = "torch-onednn-bf16-1x1-dgrad-odd",
+                .versions = {"1.13", ""},
+                .strategies = {"torch"},
+                .directions = {Direction::grad_data},
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      const Problem &p = c.problem;
+                      const bool channels_last = p.data_layout == DataLayout::nxc || p.weight_layout == WeightLayout::oxi;
+                      return bf16(c) && has_onednn_bf16_odd_channels_1x1_shape(p, channels_last) && ran() == "Mkldnn";
+                    },
+                .reason = "ATen's Mkldnn bf16 data gradient of a 1x1 conv in channels-last memory with an odd number of "
+                          "output channels per group runs oneDNN's jit_bf16_1x1 kernel, which returns wrong values",
+                .upstream = "not reported upstream yet (the oneDNN row onednn-bf16-1x1-dgrad-odd)",
+                .docs = std::string(findings) +
+                        "onednn-26s-bf16-kernels-a-weight-gradient-of-an-input-width-of-1-and-a-1x1-data-gradient-with-"
+                        "odd-channels",
+                .why_no_case = "its kernel needs AVX512-BF16",
+            },
+        },
+}};
+
+} // namespace
+
+} // namespace convcheck
