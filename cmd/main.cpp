@@ -1,5 +1,6 @@
-// convcheck: finds wrong answers in 2-D convolution implementations. This file only dispatches; each
-// subcommand lives in its own file. Exit contract: cmd/exit_codes.hpp (0 agreed, 1 mismatch, 2 bad input).
+// convcheck: finds wrong answers in 1-D, 2-D and 3-D convolution and deconvolution implementations. This file serves
+// first when exec'd as a oneDNN or ATen cap server (oracles/onednn/isa_server.hpp, oracles/torch/capability_server.hpp),
+// then dispatches; each subcommand lives in its own file. Exit contract: cmd/exit_codes.hpp (0 agreed, 1 mismatch, 2 bad input).
 
 #include <cstring>
 #include <iostream>

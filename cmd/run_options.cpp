@@ -101,7 +101,7 @@ double RunOptions::run_timeout_s() const {
 
 void add_run_options(po::options_description &description, RunOptions &options) {
   description.add_options()
-      ("strategies", po::value(&options.strategies), "comma-separated strategies to run (default: all real ones)")
+      ("strategies", po::value(&options.strategies), "comma-separated strategies to run (default: the default set; all: every real one)")
       ("inject", po::value(&options.inject)->composing(),
        "also run this deliberately broken strategy (repeatable; see `convcheck strategies`)")
       ("external", po::value(&options.externals)->composing(),

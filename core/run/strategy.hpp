@@ -1,6 +1,7 @@
 #pragma once
-// A strategy is one way of computing a convolution. Each lives in one file under oracles/ and registers itself
-// with a file-static token:
+// A strategy is one way of computing a convolution. Each lives in its implementation's room under oracles/ (a loop
+// strategy is one file of oracles/loops/; a library's may share its room's files) and registers itself with a
+// file-static token:
 //
 //   static const Registration registration{{
 //       .name = "naive", .description = "...",
@@ -9,8 +10,9 @@
 //       .run = [](const Case &c, Direction d) { ... return result; },
 //   }};
 //
-// What a strategy supports is opt-in: a problem whose op, rank, formats or layouts it does not list is skipped
-// with the reason, so no strategy computes a 2-D conv on a problem it does not understand. `run` returns the
+// What a strategy supports is opt-in for ops, ranks and formats: a problem whose op, rank or formats it does not list
+// is skipped with the reason, so no strategy computes a 2-D conv on a problem it does not understand. Layouts are the
+// exception: `data_layouts` and `weight_layouts` default to every layout. `run` returns the
 // direction's result in canonical layout and the result's format. A strategy marked `injected` is a
 // deliberately broken variant reproducing a real bug; it runs only when asked for with --inject.
 
