@@ -24,24 +24,16 @@ namespace convcheck {
 
 namespace {
 
-// The precision rows every outside implementation of the run (--external, --external-server, --plugin) is offered,
+// The precision rows every outside implementation of the run (Strategy::outside: --external, --external-server,
+// --plugin, a named adapter) takes (Support::takes, the answer refusal and --focus give too) are offered,
 // or none when the run has no outside implementation. A campaign checking someone's implementation draws only the
 // combinations it takes: drawing others would run the built-in strategies alone on them.
-std::vector<const PrecisionRow *> offered_to_outside(const RunOptions &run, const std::vector<Strategy> &all) {
-  const size_t built_in = select_strategies(run.strategies, run.inject).size();
+std::vector<const PrecisionRow *> offered_to_outside(const std::vector<Strategy> &all) {
   std::vector<const PrecisionRow *> offered;
-  if (all.size() == built_in) return offered;
-  for (const PrecisionRow &row : precision_table()) {
-    bool everywhere = true;
-    for (size_t i = built_in; i < all.size(); ++i) {
-      const Support &s = all[i].supports;
-      const auto single = row.precision.single();
-      everywhere = everywhere && (single ? std::find(s.dtypes.begin(), s.dtypes.end(), *single) != s.dtypes.end()
-                                         : std::find(s.precisions.begin(), s.precisions.end(), row.precision) !=
-                                               s.precisions.end());
-    }
-    if (everywhere) offered.push_back(&row);
-  }
+  if (std::none_of(all.begin(), all.end(), [](const Strategy &s) { return s.outside; })) return offered;
+  for (const PrecisionRow &row : precision_table())
+    if (std::all_of(all.begin(), all.end(), [&](const Strategy &s) { return !s.outside || s.supports.takes(row.precision); }))
+      offered.push_back(&row);
   return offered;
 }
 
@@ -154,7 +146,7 @@ int CampaignCli::run_and_report(const CaseSource &drawn, bool offer_outside_prec
   const std::vector<Strategy> strategies = run.selected();
   CaseSource source = drawn;
   if (offer_outside_precisions) {
-    const std::vector<const PrecisionRow *> offered = offered_to_outside(run, strategies);
+    const std::vector<const PrecisionRow *> offered = offered_to_outside(strategies);
     source.config_at = [config_at = drawn.config_at, offered, seed = campaign.seed](uint64_t index) {
       return within(config_at(index), offered, seed, index);
     };

@@ -1,6 +1,7 @@
 #include "cmd/run_options.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -8,6 +9,7 @@
 #include "core/run/cost_plan.hpp"
 #include "core/run/known_bug.hpp"
 #include "core/numerics/isa_cap.hpp"
+#include "oracles/outside/adapter.hpp"
 #include "oracles/outside/external.hpp"
 #include "oracles/outside/external_server.hpp"
 #include "oracles/outside/plugin.hpp"
@@ -30,6 +32,26 @@ std::vector<Op> external_op_list(const std::string &text, int case_format) {
   return ops;
 }
 
+/// The names of a --strategies list that are named outside implementations (oracles/outside/adapter.hpp).
+std::vector<std::string> adapter_names(const std::string &list) {
+  std::vector<std::string> names;
+  std::stringstream in(list);
+  for (std::string name; std::getline(in, name, ',');)
+    if (find_adapter(name) != nullptr && std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(name);
+  return names;
+}
+
+/// `list` without the adapters' names; "," (no built-in, as an empty list would be the default set) when only
+/// adapters were named.
+std::string builtin_names(const std::string &list) {
+  std::string builtin;
+  std::stringstream in(list);
+  for (std::string name; std::getline(in, name, ',');)
+    if (!name.empty() && find_adapter(name) == nullptr) builtin += (builtin.empty() ? "" : ",") + name;
+  return builtin.empty() && !adapter_names(list).empty() ? "," : builtin;
+}
+
 } // namespace
 
 std::vector<Strategy> RunOptions::selected() const {
@@ -46,12 +68,23 @@ std::vector<Strategy> RunOptions::selected() const {
   if (!(external_server_start_timeout_s > 0))
     throw InputError(
         fmt::format("external-server-start-timeout {} must be > 0 seconds", external_server_start_timeout_s));
-  std::vector<Strategy> selected = select_strategies(strategies, inject);
+  std::vector<Strategy> selected = select_strategies(builtin_names(strategies), inject);
   const auto add = [&](const char *option, const std::string &name, const auto &make) {
     for (const Strategy &strategy : selected)
       if (strategy.name == name) throw InputError(fmt::format("{} name '{}' given twice", option, name));
     selected.push_back(make());
   };
+  for (const std::string &name : adapter_names(strategies)) {
+    const Adapter &adapter = *find_adapter(name);
+    if (const AdapterStatus status = adapter_status(adapter); !status.missing.empty())
+      throw InputError(fmt::format("strategy '{}' is {}", name, status.missing));
+    ServerSpec spec{name, adapter_command(adapter)};
+    spec.timeout_s = external_timeout_s;
+    spec.max_elements = max_elements;
+    spec.max_cases = external_server_max_cases;
+    spec.start_timeout_s = external_server_start_timeout_s;
+    add("strategies", name, [&] { return server_strategy(spec); });
+  }
   for (const std::string &text : externals) {
     ExternalSpec spec = parse_external(text);
     spec.timeout_s = external_timeout_s;
@@ -94,7 +127,7 @@ std::vector<std::string> RunOptions::named() const {
 }
 
 double RunOptions::run_timeout_s() const {
-  if (!external_servers.empty())
+  if (!external_servers.empty() || !adapter_names(strategies).empty())
     return std::max(case_timeout_s, external_server_start_timeout_s + external_timeout_s + 5);
   return externals.empty() ? case_timeout_s : std::max(case_timeout_s, external_timeout_s + 5);
 }

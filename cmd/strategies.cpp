@@ -13,6 +13,7 @@
 #include "core/numerics/isa_cap.hpp"
 #include "core/run/known_bug.hpp"
 #include "core/run/strategy.hpp"
+#include "oracles/outside/adapter.hpp"
 
 namespace convcheck {
 
@@ -86,6 +87,11 @@ void print_markdown() {
                listing(strategy->supports.dtypes, [](DType dtype) { return info(dtype).word; }),
                strategy->supports.crops ? "yes" : "no", combinations(strategy->supports.precisions));
   }
+  // What an outside server takes it declares in its hello, when it starts: the table says where it comes from.
+  for (const Adapter *adapter : adapters())
+    fmt::print("| `{}` | when named (server: `scripts/install-deps.sh {}`) | its hello | its hello | its hello | its hello "
+               "| its hello |\n",
+               adapter->name, adapter->install_set);
   fmt::print("\nand {} injected bugs (`--inject NAME`); `convcheck strategies` describes each.\n", injected);
 }
 
@@ -141,8 +147,14 @@ int strategies_command(const std::vector<std::string> &args) {
                strategy->supports.crops ? "yes" : "no", combinations(strategy->supports.precisions));
   for (const UnbuiltStrategy &unbuilt : unbuilt_strategies())
     fmt::print("{:<26} {:<9} not built: {}\n", unbuilt.name, "absent", unbuilt.reason);
+  for (const Adapter *adapter : adapters()) { // each asks its environment: a second or two for a framework
+    const AdapterStatus status = adapter_status(*adapter);
+    fmt::print("{:<26} {:<9} {}\n", adapter->name, "server", status.missing.empty() ? status.version : status.missing);
+  }
   fmt::print("\n");
   for (const Strategy *strategy : registered_strategies()) fmt::print("{}: {}\n", strategy->name, strategy->description);
+  for (const Adapter *adapter : adapters())
+    fmt::print("{}: {} (runs `{}`)\n", adapter->name, adapter->description, adapter_command(*adapter));
   print_isa_caps();
   print_aten_capabilities();
   fmt::print("\nranks: spatial dimensions; formats: problems whose tensors and accumulation share one of them; crops:\n"
@@ -150,7 +162,9 @@ int strategies_command(const std::vector<std::string> &args) {
              "in the descriptor: bf16_f32acc is bf16:bf16:bf16:f32, bf16_to_f32 bf16:bf16:f32:f32). Every strategy computes\n"
              "output, grad_data and grad_weight unless its description says otherwise; problems outside a strategy's\n"
              "support are reported as skipped with the reason. Kinds: strategy (runs by default); optional (runs when\n"
-             "named in --strategies, or with --strategies all); absent (not in this build, with the reason); inject (a\n"
+             "named in --strategies, or with --strategies all); server (an outside implementation the project ships,\n"
+             "run as an external server when named in --strategies, not by all; what it takes, its hello declares);\n"
+             "absent (not in this build, with the reason); inject (a\n"
              "deliberately broken variant: --inject NAME).\n");
   return exit_agreed;
 }

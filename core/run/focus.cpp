@@ -20,16 +20,6 @@ template <class T> bool listed(const std::vector<T> &items, const T &item) {
 // One of `items` (not empty) by `hash`.
 template <class T> T pick(const std::vector<T> &items, uint64_t hash) { return items[hash % items.size()]; }
 
-// Whether the formats of `precision` are inside `support`: one listed format, or a mix of listed ones.
-bool formats_fit(const Precision &precision, const Support &support) {
-  if (listed(support.precisions, precision)) return true; // a row of the precision table it declares
-  if (const std::optional<DType> single = precision.single()) return listed(support.dtypes, *single);
-  if (!support.mixed_formats) return false;
-  for (DType dtype : {precision.src, precision.weight, precision.dst, precision.acc})
-    if (!listed(support.dtypes, dtype)) return false;
-  return true;
-}
-
 // The kernel sizes, strides and dilations of the problem's own axes made ones `support` lists (a Winograd server's
 // kernel 3, stride 1, dilation 1), each axis by its own hash; an input then too small for the new dilated kernel
 // grows to the smallest that gives one output, so the draw stays valid (unit outer axes are left as they are).
@@ -55,7 +45,7 @@ Problem fitted(Problem p, const Support &support, uint64_t hash) {
     p = transposed(p, mix64(hash ^ 2));
   if (p.op != Op::conv && !listed(support.ops, p.op) && listed(support.ops, Op::conv))
     p = equivalent_conv(p); // a drawn deconv's conv (the default draw's deconvs are transposed convs)
-  if (!formats_fit(p.precision, support) && !support.dtypes.empty())
+  if (!support.takes(p.precision) && !support.dtypes.empty())
     p.precision = Precision::uniform(pick(support.dtypes, hash));
   if (!listed(support.data_layouts, p.data_layout) && !support.data_layouts.empty())
     p.data_layout = pick(support.data_layouts, mix64(hash));

@@ -47,6 +47,26 @@ template <class T> bool contains(const std::vector<T> &items, const T &item) {
 
 } // namespace
 
+std::string Support::format_refusal(const Precision &precision) const {
+  if (contains(precisions, precision)) return ""; // a row of the precision table it declares
+  const std::optional<DType> single = precision.single();
+  auto dtype_names = [&] { return listing(dtypes, [](DType dtype) { return to_string(dtype); }); };
+  const auto mixed = [&] {
+    return fmt::format("mixed formats {}:{}:{}:{}", to_string(precision.src), to_string(precision.weight),
+                       to_string(precision.dst), to_string(precision.acc));
+  };
+  if (!single && !mixed_formats)
+    return fmt::format("{} are not supported (one of: {}{})", mixed(), dtype_names(),
+                       precisions.empty() ? "" : ", " + listing(precisions, precision_words));
+  if (!single)
+    for (DType dtype : {precision.src, precision.weight, precision.dst, precision.acc})
+      if (!contains(dtypes, dtype))
+        return fmt::format("{}: {} is not supported (formats: {})", mixed(), to_string(dtype), dtype_names());
+  if (single && !contains(dtypes, *single))
+    return fmt::format("{} is not supported (formats: {})", to_string(*single), dtype_names());
+  return "";
+}
+
 std::string Support::refusal(const Problem &p) const {
   if (!contains(ops, p.op))
     return fmt::format("op {} is not supported (ops: {})", to_string(p.op),
@@ -54,23 +74,7 @@ std::string Support::refusal(const Problem &p) const {
   if (!contains(ranks, p.ndims))
     return fmt::format("{}-D problems are not supported (ranks: {})", p.ndims,
                        listing(ranks, [](int64_t rank) { return std::to_string(rank); }));
-  const std::optional<DType> single = p.precision.single();
-  auto dtype_names = [&] { return listing(dtypes, [](DType dtype) { return to_string(dtype); }); };
-  if (!contains(precisions, p.precision)) {
-    const auto mixed = [&] {
-      return fmt::format("mixed formats {}:{}:{}:{}", to_string(p.precision.src), to_string(p.precision.weight),
-                         to_string(p.precision.dst), to_string(p.precision.acc));
-    };
-    if (!single && !mixed_formats)
-      return fmt::format("{} are not supported (one of: {}{})", mixed(), dtype_names(),
-                         precisions.empty() ? "" : ", " + listing(precisions, precision_words));
-    if (!single)
-      for (DType dtype : {p.precision.src, p.precision.weight, p.precision.dst, p.precision.acc})
-        if (!contains(dtypes, dtype))
-          return fmt::format("{}: {} is not supported (formats: {})", mixed(), to_string(dtype), dtype_names());
-    if (single && !contains(dtypes, *single))
-      return fmt::format("{} is not supported (formats: {})", to_string(*single), dtype_names());
-  }
+  if (std::string refused = format_refusal(p.precision); !refused.empty()) return refused;
   if (!contains(data_layouts, p.data_layout))
     return fmt::format("data layout {} is not supported", to_string(p.data_layout, p.ndims));
   if (!contains(weight_layouts, p.weight_layout))

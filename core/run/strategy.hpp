@@ -33,8 +33,8 @@ namespace convcheck {
 struct RunResult {
   Tensor result;       // empty when skipped or failed
   std::string skipped; // why the direction was not computed (reported as skipped)
-  std::string held_back; // the known bug that kept it from running (held_back_detail, core/run/known_bug.hpp)
   std::string error;   // why no usable result came back (reported as a failure)
+  std::string held_back; // the known bug that kept it from running (held_back_detail, core/run/known_bug.hpp)
   std::optional<Algorithm> algorithm; // the class that computed it, when it differs from the strategy's own
 };
 
@@ -68,12 +68,19 @@ struct Support {
 
   /// Why `problem` is outside this support ("" when it is inside), e.g. "rank 3 is not supported (ranks 2)".
   std::string refusal(const Problem &problem) const;
+  /// Why problems of `precision` are outside it ("" when inside): the formats part of `refusal`, and the one answer
+  /// to "does it take these formats" that --focus and the outside draw ask too.
+  std::string format_refusal(const Precision &precision) const;
+  bool takes(const Precision &precision) const { return format_refusal(precision).empty(); }
 };
 
 struct Strategy {
   std::string name;
   std::string description; // one line: what it computes and what it supports
   bool injected = false;
+  /// An implementation outside convcheck (a command, a server, a plugin: oracles/outside/): a campaign with one draws
+  /// only the precision rows every such one takes.
+  bool outside = false;
   /// Whether it runs when no --strategies list is given. A strategy too dear for every default campaign (a whole
   /// framework per case) says false and runs when named or with `--strategies all`.
   bool in_default_set = true;

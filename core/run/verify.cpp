@@ -115,7 +115,7 @@ RunResults guarded_run_case(const Strategy &strategy, const Case &conv_case) {
 /// `direction`'s result, moved out of `runs`, or a failure saying there is none.
 RunResult take(RunResults &runs, Direction direction) {
   auto found = runs.find(direction);
-  if (found == runs.end()) return RunResult{{}, {}, fmt::format("returned no {} result", to_string(direction))};
+  if (found == runs.end()) return RunResult{.error = fmt::format("returned no {} result", to_string(direction))};
   return std::move(found->second);
 }
 

@@ -89,6 +89,7 @@ ExternalSpec parse_external(const std::string &text, const std::string &option, 
 
 Strategy external_strategy(const ExternalSpec &spec) {
   Strategy strategy;
+  strategy.outside = true;
   // The command gets case files: v1 for what v1 can hold, v2 otherwise (docs/external.md). A command written
   // against v1 is offered only what v1 holds; one that reads v2 every problem, and exits 77 for what it cannot run.
   strategy.supports = {.ops = spec.ops, .ranks = {2}, .dtypes = {DType::float32, DType::float64}};

@@ -90,6 +90,7 @@ Strategy server_strategy(const ServerSpec &spec) {
     throw InputError(fmt::format("external-server '{}' {}", spec.name, why));
   connection->stop(); // each worker starts its own
   Strategy strategy;
+  strategy.outside = true;
   strategy.name = spec.name;
   strategy.description = fmt::format("external server{}: {}",
                                      connection->hello().name.empty() ? "" : " (" + connection->hello().name + ")",

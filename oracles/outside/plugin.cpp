@@ -211,6 +211,7 @@ Strategy plugin_strategy(const PluginSpec &spec) {
                              dilations = *get_list<int64_t>(in);
 
   Strategy strategy;
+  strategy.outside = true;
   strategy.name = spec.name;
   strategy.description = fmt::format("plugin {}{}{}", spec.path, name.empty() ? "" : ": " + name,
                                      description.empty() ? "" : " (" + description + ")");

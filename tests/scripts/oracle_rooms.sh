@@ -10,6 +10,7 @@ rooms=(loops onednn torch xnnpack outside dispatch inject) # oracles/README.md s
 # Crossings allowed, each "FROM -> FILE" with why:
 allowed=(
   "* -> dispatch/cap_server.hpp"   # the server that runs a case under another per-process setting: shared by design
+  "* -> outside/adapter.hpp"       # a room registers the servers it ships as named outside implementations
   "inject -> loops/*"              # an injected bug is a loop strategy with one thing wrong
   "xnnpack -> loops/tensor_ops.hpp" # XNNPACK takes no crop: the adapter crops with the loops' tensor ops
   "torch -> onednn/bug_6035.hpp"   # ATen's Mkldnn backend is oneDNN: its known bugs reach torch too
