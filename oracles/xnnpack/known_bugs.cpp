@@ -39,7 +39,8 @@ const KnownBugRegistration xnnpack_bugs{{
                 .upstream = "fixed upstream (XNNPACK, February 2026) before it was reported",
                 .docs = "docs/findings.md#xnnpack-ae108efs-subconv2d-deconvolution-crashes-on-an-output-shorter-than-"
                         "its-stride-less-1",
-                .why_no_case = "no case kept yet: tests/oracles/xnnpack/xnnpack_test.cpp runs the crash instead",
+                // `check mb1ic1iw1oc1kw3sw3pl1pr1_deconv --strategies xnnpack --run-held-back`: SIGSEGV.
+                .corpus_case = "corpus/upstream/xnnpack-output-7d28530ef0ef93d0.h5",
             },
         },
 }};
