@@ -4,7 +4,8 @@
 #include "core/problem/precision_table.hpp"
 
 #include <algorithm>
-#include <cassert>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <tuple>
@@ -115,7 +116,11 @@ RunResults every_direction_held_back(Op op, const std::string &detail) {
 }
 
 Registration::Registration(Strategy strategy) {
-  assert(find_strategy(strategy.name) == nullptr && "two strategies share a name");
+  // Checked in every build (an assert is gone from release ones): a second registration would shadow the first.
+  if (find_strategy(strategy.name) != nullptr) {
+    std::fprintf(stderr, "convcheck: two strategies are called %s: each name is registered once\n", strategy.name.c_str());
+    std::abort();
+  }
   registry().push_back(std::make_unique<Strategy>(std::move(strategy)));
 }
 

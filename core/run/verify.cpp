@@ -105,10 +105,9 @@ RunResults guarded_run_case(const Strategy &strategy, const Case &conv_case) {
   try {
     return strategy.run_case(conv_case);
   } catch (const std::exception &exception) {
-    RunResults runs;
-    for (const DirectionInfo &each : directions(conv_case.problem.op))
-      runs[each.direction].error = fmt::format("threw: {}", exception.what());
-    return runs;
+    return every_direction_failed(conv_case.problem.op, fmt::format("threw: {}", exception.what()));
+  } catch (...) {
+    return every_direction_failed(conv_case.problem.op, "threw a non-standard exception");
   }
 }
 

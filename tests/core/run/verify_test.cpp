@@ -77,6 +77,22 @@ TEST_F(VerifyCase, AThrowFailsEveryDirection) {
   }
 }
 
+TEST_F(VerifyCase, AThrowOfANonStandardTypeFailsEveryDirectionToo) {
+  const std::vector<Outcome> outcomes = verify(run_case_strategy([](const Case &) -> RunResults { throw 42; }));
+  ASSERT_EQ(outcomes.size(), 3u);
+  for (const Outcome &outcome : outcomes) {
+    EXPECT_EQ(outcome.verdict, Verdict::failed);
+    EXPECT_EQ(outcome.detail, "threw a non-standard exception");
+  }
+}
+
+TEST(Registration, ASecondStrategyOfOneNameStopsTheProgramSayingSo) {
+  Strategy first{.name = "registration_test_twice"};
+  first.run = [](const Case &, Direction) { return Tensor(); };
+  const Registration once{first};
+  EXPECT_DEATH(Registration{first}, "two strategies are called registration_test_twice: each name is registered once");
+}
+
 TEST_F(VerifyCase, AProblemOutsideTheSupportIsSkippedWithoutACall) {
   Strategy strategy = run_case_strategy([](const Case &) -> RunResults { throw std::logic_error("called"); });
   strategy.supports.ranks = {1, 3};
