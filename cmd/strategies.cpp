@@ -32,6 +32,13 @@ std::string combinations(const std::vector<Precision> &precisions) {
   });
 }
 
+// The same, "all" when they are every mixed row of the precision table.
+std::string combinations_in_short(const std::vector<Precision> &precisions) {
+  size_t mixed_rows = 0;
+  for (const PrecisionRow &row : precision_table()) mixed_rows += !row.precision.single();
+  return precisions.size() == mixed_rows && mixed_rows > 0 ? fmt::format("all {}", mixed_rows) : combinations(precisions);
+}
+
 // The ISA caps oneDNN runs cases under on this host (core/numerics/isa_cap.hpp), each with its share of a campaign's
 // cases, and those the host cannot run with the reason.
 void print_isa_caps() {
@@ -72,7 +79,7 @@ std::string kind_of(const Strategy &strategy) {
 
 // The README's table (ctest readme_strategies compares the two): one line per real strategy of this build.
 void print_markdown() {
-  fmt::print("| strategy | runs | ops | ranks | formats | crops | low-precision rows |\n");
+  fmt::print("| strategy | runs | ops | ranks | formats | crops | mixed-format rows |\n");
   fmt::print("| --- | --- | --- | --- | --- | --- | --- |\n");
   int64_t injected = 0;
   for (const Strategy *strategy : registered_strategies()) {
@@ -85,13 +92,12 @@ void print_markdown() {
                listing(strategy->supports.ops, [](Op op) { return to_string(op); }),
                listing(strategy->supports.ranks, [](int64_t rank) { return fmt::format("{}-D", rank); }),
                listing(strategy->supports.dtypes, [](DType dtype) { return info(dtype).word; }),
-               strategy->supports.crops ? "yes" : "no", combinations(strategy->supports.precisions));
+               strategy->supports.crops ? "yes" : "no", combinations_in_short(strategy->supports.precisions));
   }
   // What an outside server takes it declares in its hello, when it starts: the table says where it comes from.
   for (const Adapter *adapter : adapters())
-    fmt::print("| `{}` | when named (server: `scripts/install-deps.sh {}`) | its hello | its hello | its hello | its hello "
-               "| its hello |\n",
-               adapter->name, adapter->install_set);
+    fmt::print("| `{}` | when named (a server; install set `{}`) | as its hello declares |||||\n", adapter->name,
+               adapter->install_set);
   fmt::print("\nand {} injected bugs (`--inject NAME`); `convcheck strategies` describes each.\n", injected);
 }
 
