@@ -76,7 +76,8 @@ std::string check_upstream_bug(const CaseFile &case_file, const std::vector<Stra
   const Direction direction = parse_direction(finding.direction, "/finding/direction");
   const bool was = run_held_back();
   set_run_held_back(true);
-  const Outcome outcome = verify_case_isolated(case_file.conv_case, {*library}, run_timeout_s).at(static_cast<size_t>(direction));
+  const Outcome outcome =
+      find_outcome(verify_case_isolated(case_file.conv_case, {*library}, run_timeout_s), library->name, direction);
   set_run_held_back(was);
   if (outcome.verdict == Verdict::failed) return "";
   return fmt::format("{} {} came out {} with its hold-back lifted: the library here no longer shows {}{}; give its "
@@ -104,7 +105,7 @@ CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Str
     const Strategy &mutant = *find_strategy(case_file.finding->strategy);
     const Direction direction = parse_direction(case_file.finding->direction, "/finding/direction");
     const Outcome outcome =
-        verify_case_isolated(conv_case, {mutant}, run_timeout_s).at(static_cast<size_t>(direction));
+        find_outcome(verify_case_isolated(conv_case, {mutant}, run_timeout_s), mutant.name, direction);
     if (outcome.verdict != Verdict::failed)
       verdict.problems.push_back(fmt::format("injected bug {} is no longer caught on {} ({})", mutant.name,
                                              to_string(direction), to_string(outcome.verdict)));

@@ -22,7 +22,7 @@ std::vector<NeighbourRow> neighbour_table(const Case &original, const Strategy &
   const auto outcomes = verify_cases_isolated(pointers, {strategy}, run_timeout_s);
   std::vector<NeighbourRow> rows;
   for (size_t i = 0; i < neighbours.size(); ++i) {
-    const Verdict verdict = outcomes[i].at(static_cast<size_t>(direction)).verdict;
+    const Verdict verdict = find_outcome(outcomes[i], strategy.name, direction).verdict;
     rows.push_back({verdict == Verdict::failed ? "fails" : to_string(verdict), neighbours[i].change,
                     format_descriptor(neighbours[i].problem)});
   }

@@ -1,6 +1,7 @@
 #include "core/run/verify.hpp"
 
 #include <exception>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -163,6 +164,12 @@ Outcome verify_one(const Case &conv_case, const Reference &reference, const Stra
   Outcome outcome = outcome_of(strategy, conv_case, reference, direction, std::move(run), result);
   outcome.seconds = seconds;
   return outcome;
+}
+
+const Outcome &find_outcome(const std::vector<Outcome> &outcomes, const std::string &strategy, Direction direction) {
+  for (const Outcome &outcome : outcomes)
+    if (outcome.strategy == strategy && outcome.direction == direction) return outcome;
+  throw std::out_of_range(fmt::format("no outcome of {} on {}", strategy, to_string(direction)));
 }
 
 std::vector<Outcome> verify_case(const Case &conv_case, const Reference &reference,

@@ -52,6 +52,10 @@ Outcome verify_one(const Case &conv_case, const Reference &reference, const Stra
 /// with run_case. Returning false leaves that run out; its outcomes are then skipped with detail "left out".
 using BeforeRun = std::function<bool(size_t strategy_index, std::optional<Direction> direction)>;
 
+/// The outcome of `strategy` on `direction` among `outcomes`, read by key: the order of verify_case's is
+/// strategy-major, and each op lists its own directions. Throws std::out_of_range when there is none.
+const Outcome &find_outcome(const std::vector<Outcome> &outcomes, const std::string &strategy, Direction direction);
+
 /// Every strategy on every direction, in order (strategy-major).
 std::vector<Outcome> verify_case(const Case &conv_case, const Reference &reference,
                                  const std::vector<Strategy> &strategies, const BeforeRun &before = {});
