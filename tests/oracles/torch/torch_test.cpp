@@ -126,7 +126,7 @@ TEST_F(Torch, NativeRunsOffOneDnnWhereTorchRunsOnIt) {
 }
 
 // oneDNN 2.6's jit_1x1 backward-weights kernel writes past its scratchpad on a strided 1x1 conv with few input
-// channels held channels-last (torch.cpp, broken_weight_gradient): torch holds that weight gradient back, computes the
+// channels held channels-last (known bug torch-onednn-6035, oracles/torch/known_bugs.cpp): torch holds that weight gradient back, computes the
 // rest, and torch_native, off oneDNN, computes all three. With 16 input channels per group the kernel is right.
 TEST_F(Torch, HoldsBackTheWeightGradientOneDnnCorrupts) {
   const std::string held = "mb2ic4ih12iw6oc5kh1kw1sw2_nhwc";
