@@ -62,9 +62,9 @@ AdapterStatus adapter_status(const Adapter &adapter) {
   const std::string interpreter = in_source_tree(adapter.interpreter);
   if (access(interpreter.c_str(), X_OK) != 0)
     return {"", fmt::format("not installed: {} (no interpreter {})", install, interpreter)};
-  char scratch[] = "/tmp/convcheck-probe-XXXXXX";
-  const int fd = mkstemp(scratch);
-  if (fd < 0) return {"", "cannot make a scratch file for the version probe"};
+  std::string scratch = (std::filesystem::temp_directory_path() / "convcheck-probe-XXXXXX").string(); // honours TMPDIR
+  const int fd = mkstemp(scratch.data());
+  if (fd < 0) return {"", fmt::format("cannot make a scratch file for the version probe ({})", scratch)};
   close(fd);
   const ProcessResult probe = run_process({interpreter, "-c", adapter.version_probe}, probe_timeout_s, scratch);
   std::ifstream in(scratch);
