@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Installs from Debian 12 packages what one use of convcheck needs, and nothing else:
-#   scripts/install-deps.sh [--list] [SET...]     SET: build fuzz test sanitize fuzz-reader slurm all (default: all)
+# Installs what one use of convcheck needs, and nothing else: Debian 12 packages, and pinned PyPI packages into
+# virtual environments inside the checkout (venvs/NAME, git-ignored; never the system Python):
+#   scripts/install-deps.sh [--list] [SET...]     SET: build fuzz test sanitize fuzz-reader slurm all, or a PyPI set
+#                                                 (below; default: all)
 #     build         compile convcheck and its tests
 #     fuzz          build (scripts/run.sh fuzz: nothing more than the compiler and the libraries)
 #     test          build, plus what the interop tests drive: h5py, PyTorch, Chromium, and a local Slurm cluster
 #     sanitize      the same as test (the whole suite again, under ASan and UBSan)
 #     fuzz-reader   build, plus clang's libFuzzer and sanitizer runtimes
 #     slurm         the Slurm daemons, client and munge (scripts/slurm-local.sh)
+#   PyPI sets, each a venv from scripts/requirements/NAME.txt (every package pinned, its dependencies too, installed
+#   with --no-deps so that nothing floats; the file's header says what it downloads and how large it is):
 # --list prints the packages of the sets, one a line, and installs nothing. Idempotent: when everything asked for is already installed it only asks dpkg and returns in well under a second.
 set -euo pipefail
 
@@ -31,26 +35,45 @@ interop=(
 # libFuzzer and the sanitizer runtimes ship with clang; FindOpenMP needs clang's omp.h
 fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
+# The PyPI sets, and which Debian sets include them (their tests run in ctest).
+pypi_sets=()
+test_pypi=()
+
 list=false
 if [[ "${1:-}" == --list ]]; then
   list=true
   shift
 fi
 packages=()
+venvs=()
 for set in "${@:-all}"; do
   case "$set" in
     build | fuzz) packages+=("${build[@]}") ;;
-    test | sanitize) packages+=("${build[@]}" "${interop[@]}" "${slurm[@]}") ;;
+    test | sanitize) packages+=("${build[@]}" "${interop[@]}" "${slurm[@]}") venvs+=("${test_pypi[@]}") ;;
     fuzz-reader) packages+=("${build[@]}" "${fuzz_reader[@]}") ;;
     slurm) packages+=("${slurm[@]}") ;;
-    all) packages+=("${build[@]}" "${interop[@]}" "${slurm[@]}" "${fuzz_reader[@]}") ;;
-    *) echo "install-deps.sh: unknown set '$set' (build, fuzz, test, sanitize, fuzz-reader, slurm, all)" >&2; exit 2 ;;
+    all) packages+=("${build[@]}" "${interop[@]}" "${slurm[@]}" "${fuzz_reader[@]}") venvs+=("${pypi_sets[@]}") ;;
+    *)
+      if [[ " ${pypi_sets[*]} " == *" $set "* ]]; then
+        venvs+=("$set")
+      else
+        echo "install-deps.sh: unknown set '$set' (build, fuzz, test, sanitize, fuzz-reader, slurm, all," \
+          "${pypi_sets[*]})" >&2
+        exit 2
+      fi
+      ;;
   esac
 done
+# A venv needs Debian's python3 with its venv module (the python3 first on PATH may be another build).
+[[ ${#venvs[@]} -eq 0 ]] || packages+=(python3 python3-venv)
 
 packages=($(printf '%s\n' "${packages[@]}" | sort -u))
+root=$(cd "$(dirname "$0")/.." && pwd)
 if $list; then
   printf '%s\n' "${packages[@]}"
+  for venv in $(printf '%s\n' "${venvs[@]}" | sort -u); do
+    grep -Ev '^\s*(#|$)' "$root/scripts/requirements/$venv.txt" | sed "s|^|venvs/$venv: |"
+  done
   exit 0
 fi
 missing=()
@@ -58,11 +81,26 @@ for package in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
   [[ "$status" == "install ok installed" ]] || missing+=("$package")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "installing: ${missing[*]}" >&2
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
 
-echo "installing: ${missing[*]}" >&2
-sudo=""
-[[ $(id -u) -eq 0 ]] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+# Each PyPI set: made again only when its requirements changed (the venv keeps a copy of the file it was made from).
+for venv in $(printf '%s\n' "${venvs[@]}" | sort -u); do
+  requirements="$root/scripts/requirements/$venv.txt" dir="$root/venvs/$venv"
+  cmp -s "$requirements" "$dir/requirements.txt" && continue
+  echo "installing venvs/$venv from scripts/requirements/$venv.txt" >&2
+  rm -rf "$dir"
+  /usr/bin/python3 -m venv "$dir"
+  if ! "$dir/bin/pip" install -q --no-deps --disable-pip-version-check --no-input -r "$requirements" >&2; then
+    rm -rf "$dir" # never a half-made environment that looks installed
+    echo "install-deps.sh: pip could not install scripts/requirements/$venv.txt" >&2
+    exit 1
+  fi
+  cp "$requirements" "$dir/requirements.txt"
+done
