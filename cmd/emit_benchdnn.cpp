@@ -11,7 +11,7 @@
 #include "core/problem/benchdnn_writer.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/problem/precision_table.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/isa_caps.hpp"
 #include "oracles/onednn/onednn.hpp"
 
 namespace convcheck {
@@ -43,7 +43,7 @@ std::string command_line(const CaseFile &case_file, Direction direction, const s
                                  ? benchdnn_weight_tag(weight_layout, problem.groups > 1, problem.ndims, problem.op)
                                  : "any";
   const std::string cap = isa_cap_of(c);
-  const IsaCap *known = find_isa_cap(cap);
+  const std::string isa = onednn_isa_value(cap);
   std::string note;
   // A deconv's output size is spelled out, so its line needs no note: only its split into pad_end and
   // output_padding can read back differently.
@@ -55,7 +55,7 @@ std::string command_line(const CaseFile &case_file, Direction direction, const s
   // benchdnn's driver is the op (--conv, --deconv), and --dir the op's own direction.
   return note + fmt::format("{}./benchdnn --{} --dir={} --dt={} --stag={} --wtag={} --dtag={} --alg=direct "
                      "--attr-scratchpad=user {}\n",
-                     known != nullptr ? fmt::format("ONEDNN_MAX_CPU_ISA={} ", known->onednn_value) : "",
+                     isa.empty() ? "" : fmt::format("ONEDNN_MAX_CPU_ISA={} ", isa),
                      to_string(problem.op), benchdnn_dir(direction), dt, data, weight, data,
                      benchdnn_descriptor(problem));
 }

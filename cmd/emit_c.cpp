@@ -17,7 +17,7 @@
 #include "core/problem/benchdnn_writer.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/problem/op.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/isa_caps.hpp"
 #include "oracles/onednn/onednn.hpp"
 
 namespace convcheck {
@@ -111,7 +111,7 @@ std::string cap_code(const std::string &cap) {
                      "    printf(\"this host cannot run oneDNN's {1} kernels\\n\");\n"
                      "    return 2;\n"
                      "  }}",
-                     find_isa_cap(cap)->onednn_value, cap);
+                     onednn_isa_value(cap), cap);
 }
 
 } // namespace

@@ -17,7 +17,8 @@
 #include "core/problem/op.hpp"
 #include "core/problem/precision_table.hpp"
 #include "core/problem/witness_reach.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/isa_caps.hpp"
+#include "oracles/torch/aten_capability.hpp"
 
 namespace convcheck {
 
@@ -124,7 +125,7 @@ std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path
                                  case_path, precision_words(p)));
   const DTypeInfo &storage = info(p.dst), &acc = info(info(p.dst).accumulates ? p.dst : DType::float32);
   const std::string cap = isa_cap_of(c);
-  const IsaCap *known = find_isa_cap(cap);
+  const std::string isa = onednn_isa_value(cap);
   const std::string capability = aten_capability_of(c);
   std::string path_literal;
   for (char ch : case_path) path_literal += (ch == '\\' || ch == '"') ? std::string("\\") + ch : std::string(1, ch);
@@ -134,9 +135,9 @@ std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path
                                                                     case_file.finding->direction
                                                               : "")),
       fmt::arg("path", case_path), fmt::arg("path_literal", "\"" + path_literal + "\""),
-      fmt::arg("cap", known ? fmt::format("os.environ[\"ONEDNN_MAX_CPU_ISA\"] = \"{}\"  # the case's ISA cap, before "
+      fmt::arg("cap", !isa.empty() ? fmt::format("os.environ[\"ONEDNN_MAX_CPU_ISA\"] = \"{}\"  # the case's ISA cap, before "
                                           "torch loads oneDNN\n",
-                                          known->onednn_value)
+                                          isa)
                             : ""),
       fmt::arg("capability", capability.empty() ? ""
                                                 : fmt::format("os.environ[\"ATEN_CPU_CAPABILITY\"] = \"{}\"  # the case's ATen "

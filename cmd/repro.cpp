@@ -20,7 +20,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "core/numerics/dispatch_setting.hpp"
 #include "core/run/verify.hpp"
 
 namespace convcheck {
@@ -78,11 +78,11 @@ bool report_file(const std::string &path, const CaseFile &case_file, const std::
   if (case_file.finding)
     fmt::print("  saved for {} {}: {}\n", case_file.finding->strategy, case_file.finding->direction,
                case_file.finding->problem);
-  if (const std::string cap = isa_cap_of(conv_case); !cap.empty())
-    fmt::print("  oneDNN under ISA cap {}{}\n", cap, host_lacks(cap).empty() ? "" : ": " + host_lacks(cap));
-  if (const std::string capability = aten_capability_of(conv_case); !capability.empty())
-    fmt::print("  ATen (torch, torch_native) under CPU capability {}{}\n", capability,
-               host_lacks_aten(capability).empty() ? "" : ": " + host_lacks_aten(capability));
+  for (const DispatchSetting *setting : dispatch_settings())
+    if (const std::string value = setting_of(conv_case, setting->name); !value.empty()) {
+      const std::string lacks = setting->host_lacks(value);
+      fmt::print("  {} under {} {}{}\n", setting->runs, setting->kind, value, lacks.empty() ? "" : ": " + lacks);
+    }
   fmt::print("  {:<28} {:<12} {:>11} {:>11}  {:<8} {}\n", "strategy", "direction", "max error", "bound", "verdict",
              "detail");
   const Reference reference = compute_reference(conv_case);

@@ -8,7 +8,7 @@
 #include "core/input_error.hpp"
 #include "core/run/cost_plan.hpp"
 #include "core/run/known_bug.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "core/numerics/dispatch_setting.hpp"
 #include "oracles/outside/adapter.hpp"
 #include "oracles/outside/external.hpp"
 #include "oracles/outside/external_server.hpp"
@@ -108,7 +108,7 @@ std::vector<Strategy> RunOptions::selected() const {
   if (full_check)
     for (Strategy &strategy : selected) strategy.cost_planned = false;
   set_run_held_back(held_back);
-  set_drawn_isa_caps(isa_caps);
+  for (const auto &[setting, values] : drawn_values) set_drawn_values(setting, values);
   return selected;
 }
 
@@ -171,10 +171,15 @@ void add_run_options(po::options_description &description, RunOptions &options) 
        "replace a worker after the case that took its peak resident set past this many MiB (0: never)")
       ("run-held-back", po::bool_switch(&options.held_back),
        "also run what strategies hold back for known library bugs (`convcheck strategies` names them); each is "
-       "then a finding again")
-      ("isa-caps", po::value(&options.isa_caps),
-       "comma-separated ISA caps oneDNN runs cases under, each drawn alike per case (default: the host's highest "
-       "for 7/8 of the cases, avx2 for 1/8; `convcheck strategies` lists what the host has)");
+       "then a finding again");
+  for (const DispatchSetting *setting : dispatch_settings())
+    if (!setting->option.empty())
+      description.add_options()(setting->option.c_str(), po::value(&options.drawn_values[setting->name]),
+                                fmt::format("comma-separated values of the {} ({}) to run cases under, each drawn "
+                                            "alike per case (default: {}; `convcheck strategies` lists what the host "
+                                            "has)",
+                                            setting->kind, setting->variable, setting->shares)
+                                    .c_str());
 }
 
 po::variables_map parse_arguments(const std::vector<std::string> &args, const po::options_description &description,

@@ -3,6 +3,7 @@
 // every subcommand uses so that Boost's errors become InputError (exit 2) with one line.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,9 @@ struct RunOptions {
   bool full_check = false; // every strategy on every case, whatever the cost plan (core/run/cost_plan.hpp) says
   bool held_back = false;  // run what strategies hold back for known library bugs (core/run/known_bug.hpp)
   WorkerRecycling recycling; // when a campaign's worker is replaced (core/process/worker_recycling.hpp)
-  std::string isa_caps;    // the ISA caps cases are drawn from (core/numerics/isa_cap.hpp); "" the default draw
+  // Per dispatch setting with an option (--isa-caps, --aten-capabilities: core/numerics/dispatch_setting.hpp), the
+  // values cases are drawn from; "" the setting's default draw.
+  std::map<std::string, std::string> drawn_values;
 
   /// How long one strategy may run on one direction of a case before it is a timeout finding: --case-timeout, but
   /// always longer than --external-timeout, so an external command's own timeout fires first and its finding
@@ -42,7 +45,7 @@ struct RunOptions {
   double run_timeout_s() const;
 
   /// The real strategies asked for, the injected ones and the external ones; throws InputError for bad names.
-  /// Also applies --run-held-back and --isa-caps, process-wide.
+  /// Also applies --run-held-back and the dispatch settings' options (--isa-caps), process-wide.
   std::vector<Strategy> selected() const;
 
   /// The strategies the user named (not the default set, nor `all`): --strategies' list, --inject, and every
@@ -53,7 +56,7 @@ struct RunOptions {
 
 /// Adds --strategies, --inject, --external, --external-timeout, --external-case-format, --external-server,
 /// --external-server-max-cases, --external-server-start-timeout, --plugin, --case-timeout, --threads,
-/// --max-elements, --full-check, --run-held-back and --isa-caps.
+/// --max-elements, --full-check, --run-held-back and each dispatch setting's option (--isa-caps).
 void add_run_options(po::options_description &description, RunOptions &options);
 
 /// Parses `args` into a variables map; throws InputError for unknown or malformed options.

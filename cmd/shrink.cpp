@@ -14,7 +14,7 @@
 #include "core/run/case_workers.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/run/finding.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "core/numerics/dispatch_setting.hpp"
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/run/verify.hpp"
@@ -74,8 +74,7 @@ int shrink_command(const std::vector<std::string> &args) {
     fmt::print("{}: every strategy agrees; nothing to shrink\n", file);
     return exit_agreed;
   }
-  failure->isa_cap = isa_cap_of(case_file.conv_case); // the file's cap, not one drawn again
-  failure->aten_capability = aten_capability_of(case_file.conv_case);
+  failure->settings = settings_of(case_file.conv_case); // the file's, not drawn again
   const FillMode fill = case_file.conv_case.fill == FillMode::mixed ? FillMode::normal : case_file.conv_case.fill;
   const SavedFinding saved = save_finding(*failure, strategies, case_file.conv_case.seed, fill, out_dir, true,
                                            run.run_timeout_s());

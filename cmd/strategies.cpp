@@ -10,7 +10,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/run_options.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "core/numerics/dispatch_setting.hpp"
 #include "core/run/known_bug.hpp"
 #include "core/run/strategy.hpp"
 #include "oracles/outside/adapter.hpp"
@@ -39,37 +39,33 @@ std::string combinations_in_short(const std::vector<Precision> &precisions) {
   return precisions.size() == mixed_rows && mixed_rows > 0 ? fmt::format("all {}", mixed_rows) : combinations(precisions);
 }
 
-// The ISA caps oneDNN runs cases under on this host (core/numerics/isa_cap.hpp), each with its share of a campaign's
-// cases, and those the host cannot run with the reason.
-void print_isa_caps() {
-  constexpr int slots = 1 << 12;
-  std::map<std::string, int> drawn;
-  for (uint64_t index = 0; index < slots; ++index) ++drawn[drawn_isa_cap(1, index)];
-  fmt::print("\nISA caps (onednn runs each case under one, drawn per case, --isa-caps to choose; a case file keeps it):\n");
-  for (const IsaCap &cap : isa_caps()) {
-    const std::string lacks = host_lacks(cap.name);
-    if (!lacks.empty()) fmt::print("  {:<17} skipped: {}\n", cap.name, lacks);
-    else if (drawn[cap.name] == 0) fmt::print("  {:<17} with --isa-caps (ONEDNN_MAX_CPU_ISA={})\n", cap.name, cap.onednn_value);
-    else fmt::print("  {:<17} {:>4.1f}% of cases (ONEDNN_MAX_CPU_ISA={})\n", cap.name, 100.0 * drawn[cap.name] / slots,
-                    cap.onednn_value);
-  }
-}
-
-// ATen's CPU capabilities the torch strategies run cases under (core/numerics/isa_cap.hpp), likewise.
-void print_aten_capabilities() {
-  constexpr int slots = 1 << 12;
-  std::map<std::string, int> drawn;
-  for (uint64_t index = 0; index < slots; ++index) ++drawn[drawn_aten_capability(1, index)];
-  fmt::print("\nATen CPU capabilities (torch and torch_native run each case under one, drawn per case; torch also "
-             "under the case's ISA cap, for the oneDNN beneath it; a case file keeps both):\n");
-  fmt::print("  {:<17} {:>4.1f}% of cases (ATEN_CPU_CAPABILITY unset: ATen's own choice)\n", "ATen's choice",
-             100.0 * drawn[""] / slots);
-  for (const std::string &capability : aten_capabilities()) {
-    if (const std::string lacks = host_lacks_aten(capability); !lacks.empty())
-      fmt::print("  {:<17} skipped: {}\n", capability, lacks);
-    else
-      fmt::print("  {:<17} {:>4.1f}% of cases (ATEN_CPU_CAPABILITY={})\n", capability,
-                 100.0 * drawn[capability] / slots, capability);
+// Each dispatch setting (core/numerics/dispatch_setting.hpp) with its values' shares of a campaign's cases on this
+// host, and the values the host cannot run with the reason.
+void print_dispatch_settings() {
+  fmt::print("\nDispatch settings (each case runs under a value of each, drawn per case; a case file keeps them):\n");
+  for (const DispatchSetting *setting : dispatch_settings()) {
+    fmt::print("{}: the {} of {} ({}{}; a case of another value than its worker's runs in a server, {})\n  by "
+               "default {}:\n",
+               setting->name, setting->kind, setting->runs, setting->variable,
+               setting->option.empty() ? "" : ", --" + setting->option, setting->server, setting->shares);
+    const auto shares = drawn_shares(setting->name);
+    const auto share = [&](const std::string &value) {
+      for (const auto &[drawn, fraction] : shares)
+        if (drawn == value) return fraction;
+      return 0.0;
+    };
+    if (share("") > 0)
+      fmt::print("  {:<17} {:>5.1f}% of cases ({} unset: {}'s own choice)\n", "own choice", 100 * share(""),
+                 setting->variable, setting->library);
+    for (const DispatchValue &value : setting->values) {
+      if (const std::string lacks = setting->host_lacks(value.name); !lacks.empty())
+        fmt::print("  {:<17} skipped: {}\n", value.name, lacks);
+      else if (share(value.name) == 0)
+        fmt::print("  {:<17} with --{} ({})\n", value.name, setting->option, setting->assignment(value.name));
+      else
+        fmt::print("  {:<17} {:>5.1f}% of cases ({})\n", value.name, 100 * share(value.name),
+                   setting->assignment(value.name));
+    }
   }
 }
 
@@ -161,8 +157,7 @@ int strategies_command(const std::vector<std::string> &args) {
   for (const Strategy *strategy : registered_strategies()) fmt::print("{}: {}\n", strategy->name, strategy->description);
   for (const Adapter *adapter : adapters())
     fmt::print("{}: {} (runs `{}`)\n", adapter->name, adapter->description, adapter_command(*adapter));
-  print_isa_caps();
-  print_aten_capabilities();
+  print_dispatch_settings();
   fmt::print("\nranks: spatial dimensions; formats: problems whose tensors and accumulation share one of them; crops:\n"
              "negative padding; combinations: the mixed rows of the precision table it computes besides (src:weight:dst:acc\n"
              "in the descriptor: bf16_f32acc is bf16:bf16:bf16:f32, bf16_to_f32 bf16:bf16:f32:f32). Every strategy computes\n"

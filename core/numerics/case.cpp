@@ -10,14 +10,14 @@ Case make_case(const Problem &problem, FillMode fill, uint64_t seed, uint64_t ca
 
 Case widened_to_accumulation(const Case &c) {
   const DType acc = c.problem.precision.acc;
-  Case widened{c.problem, {}, c.seed, c.case_index, c.fill};
+  Case widened{c.problem, {}, c.seed, c.case_index, c.fill, c.settings};
   widened.problem.precision = Precision::uniform(acc);
   for (Role role : input_roles) widened[role] = c[role].dtype() == acc ? c[role].clone() : c[role].cast(acc);
   return widened;
 }
 
 Case as_conv_case(const Case &c) {
-  Case conv{equivalent_conv(c.problem), {}, c.seed, c.case_index, c.fill, c.isa_cap, c.aten_capability};
+  Case conv{equivalent_conv(c.problem), {}, c.seed, c.case_index, c.fill, c.settings};
   for (const RoleInfo &role : role_table())
     conv[conv_role(c.problem.op, role.role)] = c[role.role].clone(); // one memcpy each, far below the compute
   return conv;

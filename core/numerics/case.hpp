@@ -5,7 +5,7 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
+#include <map>
 #include <string>
 
 #include "core/numerics/fill.hpp"
@@ -16,6 +16,10 @@
 
 namespace convcheck {
 
+/// A case's dispatch settings (core/numerics/dispatch_setting.hpp): setting name -> value ("" the library's own
+/// choice). A setting absent from the map is drawn from (seed, case index).
+using Settings = std::map<std::string, std::string>;
+
 struct Case {
   Problem problem;
   std::array<Tensor, role_count> tensors; // indexed by Role; the input roles are set
@@ -23,10 +27,7 @@ struct Case {
   uint64_t seed = 0;
   uint64_t case_index = 0;
   FillMode fill = FillMode::normal;
-  // The ISA cap oneDNN runs it under (core/numerics/isa_cap.hpp): unset, drawn from (seed, case index); "" no cap.
-  std::optional<std::string> isa_cap;
-  // The ATen CPU capability the torch strategies run it under (core/numerics/isa_cap.hpp): unset, drawn; "" ATen's choice.
-  std::optional<std::string> aten_capability;
+  Settings settings; // the dispatch settings it carries (a case file's, a shrink's); the others are drawn
 
   const Tensor &operator[](Role role) const { return tensors[static_cast<size_t>(role)]; }
   Tensor &operator[](Role role) { return tensors[static_cast<size_t>(role)]; }

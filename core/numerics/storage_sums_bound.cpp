@@ -20,7 +20,7 @@ AlgorithmBound storage_sums_bound(const Case &c, Direction direction, const Dire
   const DType result = result_dtype(c.problem, direction);
   if (info(result).unit_roundoff <= info(c.problem.precision.acc).unit_roundoff)
     return {reference.bound, 0, {}, "direct (sums in the result's format, no narrower than the accumulation's)"};
-  Case narrowed{c.problem, {}, c.seed, c.case_index, c.fill, c.isa_cap, c.aten_capability};
+  Case narrowed{c.problem, {}, c.seed, c.case_index, c.fill, c.settings};
   narrowed.problem.precision.acc = result;
   for (Role role : input_roles) narrowed[role] = c[role].clone();
   AlgorithmBound bound{compute_reference(narrowed, direction).bound, 0, {},

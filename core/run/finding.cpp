@@ -69,11 +69,10 @@ Outcome outcome_on(const Case &conv_case, const Strategy &strategy, Direction di
   return outcome;
 }
 
-// The case of `config` with the failure's inputs and ISA cap.
+// The case of `config` with the failure's inputs and dispatch settings.
 Case failure_case(const Failure &failure, const Problem &config, uint64_t seed, FillMode fill) {
   Case made = make_case(config, fill, seed, failure.case_index);
-  made.isa_cap = failure.isa_cap;
-  made.aten_capability = failure.aten_capability;
+  made.settings = failure.settings;
   return made;
 }
 

@@ -24,10 +24,10 @@ struct Failure {
   Problem config;      // the failing case's problem
   std::string problem; // what went wrong, one line
   FailureKind kind = FailureKind::mismatch;
-  /// The ISA cap the failing case ran under, when it was not drawn from (seed, case index): a case file's own
-  /// (`shrink` keeps it, core/numerics/isa_cap.hpp); unset, every case made from the failure draws it again.
-  std::optional<std::string> isa_cap = std::nullopt;
-  std::optional<std::string> aten_capability = std::nullopt; ///< likewise the ATen CPU capability
+  /// The dispatch settings the failing case ran under when they were not drawn from (seed, case index): a case
+  /// file's own (`shrink` keeps them, core/numerics/dispatch_setting.hpp); empty, every case made from the failure
+  /// draws them again.
+  Settings settings = {};
 };
 
 struct SavedFinding {

@@ -3,7 +3,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/problem/neighbours.hpp"
 #include "core/run/case_workers.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "core/numerics/dispatch_setting.hpp"
 
 namespace convcheck {
 
@@ -13,8 +13,7 @@ std::vector<NeighbourRow> neighbour_table(const Case &original, const Strategy &
   std::vector<Case> cases;
   for (const Neighbour &neighbour : neighbours) {
     Case made = make_case(neighbour.problem, original.fill, original.seed, original.case_index);
-    made.isa_cap = isa_cap_of(original);
-    made.aten_capability = aten_capability_of(original);
+    made.settings = settings_of(original);
     cases.push_back(std::move(made));
   }
   std::vector<const Case *> pointers;

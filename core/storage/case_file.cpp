@@ -15,7 +15,7 @@
 #include "core/storage/hdf5_handle.hpp"
 #include "core/input_error.hpp"
 #include "core/problem/fields.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "core/numerics/dispatch_setting.hpp"
 #include "core/tensor/tensor.hpp"
 
 namespace convcheck {
@@ -325,17 +325,12 @@ private:
     if (H5Aexists(root, "seed") > 0) c.seed = static_cast<uint64_t>(int_attribute(root, "/", "seed"));
     if (H5Aexists(root, "case_index") > 0)
       c.case_index = static_cast<uint64_t>(int_attribute(root, "/", "case_index"));
-    c.isa_cap = ""; // a file from before caps ran under its process's own ISA
-    if (H5Aexists(root, "isa_cap") > 0) {
-      c.isa_cap = string_attribute(root, "/", "isa_cap");
-      if (find_isa_cap(*c.isa_cap) == nullptr) fail(host_lacks(*c.isa_cap) + " in attribute /isa_cap");
-    }
-    c.aten_capability = ""; // likewise ATen's own choice
-    if (H5Aexists(root, "aten_capability") > 0) {
-      c.aten_capability = string_attribute(root, "/", "aten_capability");
-      const auto &known = aten_capabilities();
-      if (std::find(known.begin(), known.end(), *c.aten_capability) == known.end())
-        fail(host_lacks_aten(*c.aten_capability) + " in attribute /aten_capability");
+    // Every dispatch setting's value; a file from before a setting existed ran under the library's own choice ("").
+    for (const DispatchSetting *setting : dispatch_settings()) {
+      std::string &value = c.settings[setting->name];
+      if (H5Aexists(root, setting->name.c_str()) <= 0) continue;
+      value = string_attribute(root, "/", setting->name.c_str());
+      if (setting->find(value) == nullptr) fail(setting->unknown(value) + " in attribute /" + setting->name);
     }
     if (H5Aexists(root, "fill") <= 0) return;
     const std::string fill = string_attribute(root, "/", "fill");
@@ -484,9 +479,8 @@ public:
     int_attribute(root, "seed", static_cast<int64_t>(c.seed));
     int_attribute(root, "case_index", static_cast<int64_t>(c.case_index));
     string_attribute(root, "fill", to_string(c.fill));
-    if (const std::string cap = isa_cap_of(c); !cap.empty()) string_attribute(root, "isa_cap", cap);
-    if (const std::string capability = aten_capability_of(c); !capability.empty())
-      string_attribute(root, "aten_capability", capability);
+    for (const auto &[setting, value] : settings_of(c))
+      if (!value.empty()) string_attribute(root, setting.c_str(), value);
     string_attribute(root, "convcheck_version", CONVCHECK_VERSION);
     Hdf5Handle config = group(root, "config");
     if (version == 1) write_v1_fields(config.get(), c.problem);

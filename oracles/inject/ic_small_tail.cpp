@@ -21,7 +21,7 @@ Tensor forward_short_of_last_channel(const Case &c) {
   const int64_t per_group = p.in_channels_per_group();
   if (per_group >= vector_channels) return naive_result(p, c, Direction::output);
   // The weight is [K, C/G, kernel...] canonical: zero the last of each filter's C/G channel planes.
-  Case short_case{p, {}, c.seed, c.case_index, c.fill, c.isa_cap};
+  Case short_case{p, {}, c.seed, c.case_index, c.fill, c.settings};
   for (Role role : input_roles) short_case[role] = c[role].clone();
   Tensor &weight = short_case[Role::weight];
   const int64_t plane = p.kernel_volume();

@@ -8,7 +8,7 @@
 
 #include "core/process/wire.hpp"
 #include "core/run/known_bug.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/isa_caps.hpp"
 #include "oracles/dispatch/cap_server.hpp"
 
 namespace convcheck {
@@ -71,7 +71,7 @@ int serve(const std::string &cap) {
 /// The reply to `request` from this process's server for `cap`, or why there is none ("" and the reason in `why`).
 bool ask(const std::string &cap, const WireWriter &request, std::string &reply, std::string &why) {
   const std::string environment =
-      fmt::format("{}={} ONEDNN_MAX_CPU_ISA={}", server_variable, cap, find_isa_cap(cap)->onednn_value);
+      fmt::format("{}={} ONEDNN_MAX_CPU_ISA={}", server_variable, cap, onednn_isa_value(cap));
   return ask_cap_server(cap, environment, server_variable, fmt::format("the oneDNN server for cap {}", cap), request, reply, why);
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// oneDNN under an ISA cap (core/numerics/isa_cap.hpp). oneDNN fixes its cap at the first primitive of a process, so a
+// oneDNN under an ISA cap (oracles/onednn/isa_caps.hpp). oneDNN fixes its cap at the first primitive of a process, so a
 // case whose cap is not this process's runs in a cap server (oracles/dispatch/cap_server.hpp says how they run and
 // fail): this same executable, exec'd with ONEDNN_MAX_CPU_ISA set and CONVCHECK_ONEDNN_ISA_SERVER naming the cap,
 // one per cap and per process that asks (each worker starts its own, like --external-server).
@@ -24,7 +24,7 @@ std::string onednn_process_isa();
 RunResults onednn_results_under(const std::string &cap, const Case &conv_case, OnednnPath path,
                                 OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
 
-/// onednn_results under the case's own cap (core/numerics/isa_cap.hpp: carried or drawn); every direction skipped with
+/// onednn_results under the case's own cap (oracles/onednn/isa_caps.hpp: carried or drawn); every direction skipped with
 /// the reason when this host cannot run that cap.
 RunResults onednn_results_capped(const Case &conv_case, OnednnPath path,
                                  OnednnAlgorithm algorithm = OnednnAlgorithm::direct);

@@ -63,7 +63,7 @@
 #include "core/run/known_bug.hpp"
 #include "core/problem/op.hpp"
 #include "core/problem/precision_table.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/isa_caps.hpp"
 #include "core/numerics/fill.hpp"
 #include "core/tensor/layout.hpp"
 #include "oracles/onednn/descs.hpp"
@@ -207,7 +207,7 @@ const Registration registration{{
         return "oneDNN's deconvolution is run in float32 only";
       return onednn_refused_padding(problem);
     },
-    // Under the case's ISA cap (core/numerics/isa_cap.hpp): in this process when it runs at that cap, else in a server
+    // Under the case's ISA cap (oracles/onednn/isa_caps.hpp): in this process when it runs at that cap, else in a server
     // process started with it (oracles/onednn/isa_server.hpp).
     .run_case = [](const Case &c) { return onednn_results_capped(c, onednn_path(c)); },
     // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process (tens of ms,

@@ -26,7 +26,7 @@
 
 #include "core/numerics/fill.hpp"
 #include "core/problem/fields.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/isa_caps.hpp"
 #include "core/run/strategy.hpp"
 #include "oracles/onednn/onednn.hpp"
 #include "oracles/onednn/isa_server.hpp"
@@ -44,12 +44,7 @@ Algorithm onednn_f43() { return {AlgorithmKind::winograd, 4, {{0, 1}, {5, 8}, {-
 std::string cap_refusal(const std::string &cap) {
   if (const std::string lacks = host_lacks(winograd_isa); !lacks.empty())
     return fmt::format("oneDNN's Winograd convolutions are AVX-512 kernels only: {}", lacks);
-  if (cap.empty()) return "";
-  const auto &caps = isa_caps();
-  const auto at = [&](const std::string &name) {
-    return std::find_if(caps.begin(), caps.end(), [&](const IsaCap &each) { return each.name == name; });
-  };
-  if (at(cap) < at(winograd_isa))
+  if (!isa_cap_at_least(cap, winograd_isa))
     return fmt::format("oneDNN's Winograd convolutions are AVX-512 kernels only, and this case's ISA cap is {}", cap);
   return "";
 }

@@ -6,10 +6,12 @@
 #include <fmt/format.h>
 
 #include "core/process/wire.hpp"
+#include "core/numerics/dispatch_setting.hpp"
 #include "core/run/known_bug.hpp"
-#include "core/numerics/isa_cap.hpp"
 #include "oracles/dispatch/cap_server.hpp"
+#include "oracles/onednn/isa_caps.hpp"
 #include "oracles/onednn/isa_server.hpp"
+#include "oracles/torch/aten_capability.hpp"
 
 namespace convcheck {
 
@@ -29,8 +31,8 @@ std::string answer(const std::string &request) {
   conv_case.problem = in.get<Problem>();
   conv_case.seed = in.get<uint64_t>();
   conv_case.case_index = in.get<uint64_t>();
-  conv_case.aten_capability = in.get_string();
-  conv_case.isa_cap = in.get_string();
+  conv_case.settings[aten_capability_setting] = in.get_string();
+  conv_case.settings[isa_cap_setting] = in.get_string();
   for (Role role : input_roles) conv_case[role] = get_tensor(in);
   WireWriter out;
   const Strategy *strategy = find_strategy(name);
@@ -77,7 +79,7 @@ RunResults torch_results_capped(const std::string &strategy, const Case &conv_ca
   for (Role role : input_roles) put_tensor(request, conv_case[role]);
   std::string environment = fmt::format("{}='{}' ATEN_CPU_CAPABILITY={}", server_variable, key,
                                         capability.empty() ? here.capability() : capability);
-  if (!cap.empty()) environment += " ONEDNN_MAX_CPU_ISA=" + find_isa_cap(cap)->onednn_value;
+  if (!cap.empty()) environment += " " + find_dispatch_setting(isa_cap_setting)->assignment(cap);
   std::string reply, why;
   if (!ask_cap_server(key, environment, server_variable, what, request, reply, why))
     return every_direction_failed(conv_case.problem.op, why);

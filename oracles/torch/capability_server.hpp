@@ -1,5 +1,5 @@
 #pragma once
-// The torch strategies under ATen's CPU capability (core/numerics/isa_cap.hpp: default, avx2, avx512) and, for `torch`,
+// The torch strategies under ATen's CPU capability (oracles/torch/aten_capability.hpp: default, avx2, avx512) and, for `torch`,
 // the oneDNN ISA cap beneath ATen's Mkldnn backend. ATen fixes its capability at its first dispatch and oneDNN its
 // cap at its first primitive, both per process, so a case whose pair is not this process's runs in a cap server
 // (oracles/dispatch/cap_server.hpp says how they run and fail): this same executable exec'd with

@@ -8,7 +8,7 @@
 // (Torch_VERSION), the library the module loads. No `fixed_in` is set: none was run on a newer PyTorch here.
 
 #include "core/run/known_bug.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/isa_caps.hpp"
 #include "oracles/onednn/bf16_bugs.hpp"
 #include "oracles/onednn/bug_6035.hpp"
 

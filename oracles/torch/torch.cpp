@@ -15,7 +15,6 @@
 // runs them.
 
 #include "core/run/known_bug.hpp"
-#include "core/numerics/isa_cap.hpp"
 #include "core/run/strategy.hpp"
 
 #ifdef CONVCHECK_TORCH_MODULE
@@ -191,7 +190,7 @@ TorchHere here(bool mkldnn) {
 }
 
 /// One ATen strategy: the mkldnn backend allowed or not; each case under its ATen capability and, with mkldnn, the
-/// oneDNN cap beneath (core/numerics/isa_cap.hpp).
+/// oneDNN cap beneath (oracles/onednn/isa_caps.hpp).
 Strategy aten_strategy(const std::string &name, std::string description, bool mkldnn) {
   return {
       .name = name,

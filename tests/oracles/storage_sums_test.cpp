@@ -58,7 +58,7 @@ Tally judge_draws(DType storage, int cases) {
     tally.flagged_under_float32 += judge("f32", Direction::output, got, reference).verdict == Verdict::failed;
     // One input channel's products left out (its data zeroed): a real bug, whenever that channel had any.
     if (problem.in_channels_per_group() < 2) continue;
-    Case dropped{c.problem, {}, c.seed, c.case_index, c.fill, c.isa_cap, c.aten_capability};
+    Case dropped{c.problem, {}, c.seed, c.case_index, c.fill, c.settings};
     for (Role role : input_roles) dropped[role] = c[role].clone();
     const int64_t plane = dropped[Role::data].size() / (problem.batch * problem.in_channels);
     for (int64_t n = 0; n < problem.batch; ++n)

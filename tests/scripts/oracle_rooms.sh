@@ -16,6 +16,7 @@ allowed=(
   "torch -> onednn/bug_6035.hpp"   # ATen's Mkldnn backend is oneDNN: its known bugs reach torch too
   "torch -> onednn/bf16_bugs.hpp"  # (the same)
   "torch -> onednn/isa_server.hpp" # the oneDNN under ATen runs at this process's ISA cap
+  "torch -> onednn/isa_caps.hpp"   # (the same: the case's cap, which torch's server pairs with ATen's capability)
 )
 
 crossing_allowed() { # FROM FILE

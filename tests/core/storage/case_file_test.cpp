@@ -13,7 +13,8 @@
 
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "core/numerics/dispatch_setting.hpp"
+#include "core/storage/hdf5_handle.hpp"
 
 namespace convcheck {
 namespace {
@@ -123,40 +124,42 @@ TEST_F(CaseFileTest, RoundTripsConfigInputsResultsAndFinding) {
   EXPECT_EQ(std::distance(fs::directory_iterator(directory_), fs::directory_iterator()), 1);
 }
 
-// A case keeps the ISA cap oneDNN ran it under (core/numerics/isa_cap.hpp): the drawn one when the case carries none, its
-// own otherwise; a file without the attribute (every file from before caps) reads as "no cap", and an unknown cap
-// is refused naming the attribute.
-TEST_F(CaseFileTest, KeepsTheIsaCapAndReadsAFileWithoutOneAsNoCap) {
-  CaseFile drawn{make_case(parse_descriptor("mb1ic2ih5oc2kh3"), FillMode::exact, 5, 9), {}, {}};
-  ASSERT_FALSE(drawn.conv_case.isa_cap.has_value());
-  write_case_file(path("drawn.h5"), drawn);
-  EXPECT_EQ(read_case_file(path("drawn.h5")).conv_case.isa_cap, drawn_isa_cap(5, 9));
-  drawn.conv_case.isa_cap = "sse41";
-  write_case_file(path("sse41.h5"), drawn);
-  EXPECT_EQ(read_case_file(path("sse41.h5")).conv_case.isa_cap, "sse41");
-  const std::string old = valid_file([](hid_t file) { H5Adelete(file, "isa_cap"); });
-  EXPECT_EQ(read_case_file(old).conv_case.isa_cap, "");
-  const std::string unknown =
-      valid_file([](hid_t file) { replace_fixed_string_attribute(file, "/", "isa_cap", "avx9000"); });
-  EXPECT_EQ(error_of(unknown), fmt::format("case file {}: unknown ISA cap 'avx9000' (known: sse41, avx2, avx512_core, "
-                                           "avx512_core_bf16, avx512_core_amx) in attribute /isa_cap",
-                                           unknown));
-}
+// A dispatch setting of this test only (core/numerics/dispatch_setting.hpp; the libraries' own, oneDNN's `isa_cap`
+// and ATen's `aten_capability`, are tested in their rooms): half the cases draw "high", half the library's choice.
+const DispatchSettingRegistration test_level{{"test_level", "TestLib", "test level", "TestLib", "", "TEST_LEVEL", "",
+                                              "no server", {{"low", "LOW", {}}, {"high", "HIGH", {}}},
+                                              0x7465737400000001ULL,
+                                              [](const std::vector<std::string> &) {
+                                                return std::vector<std::string>{"", "high"};
+                                              },
+                                              "half and half"}};
 
-// Likewise the ATen CPU capability the torch strategies ran it under: kept, "" (ATen's own choice) for a file
-// without it, and an unknown one refused naming the attribute.
-TEST_F(CaseFileTest, KeepsTheAtenCapabilityAndReadsAFileWithoutOneAsAtenChoice) {
-  CaseFile capped{make_case(parse_descriptor("mb1ic2ih5oc2kh3"), FillMode::exact, 5, 9), {}, {}};
-  capped.conv_case.aten_capability = "avx512";
-  write_case_file(path("avx512.h5"), capped);
-  EXPECT_EQ(read_case_file(path("avx512.h5")).conv_case.aten_capability, "avx512");
-  const std::string old = valid_file([](hid_t file) { H5Adelete(file, "aten_capability"); });
-  EXPECT_EQ(read_case_file(old).conv_case.aten_capability, "");
-  const std::string unknown =
-      valid_file([](hid_t file) { replace_fixed_string_attribute(file, "/", "aten_capability", "avx9000"); });
-  EXPECT_EQ(error_of(unknown), fmt::format("case file {}: unknown ATen CPU capability 'avx9000' (known: default, avx2, "
-                                           "avx512) in attribute /aten_capability",
-                                           unknown));
+// A case keeps each dispatch setting it ran under as a root attribute named after the setting: the drawn value when
+// the case carries none, its own otherwise; a file without the attribute (every file from before the setting) reads
+// as "" (the library's own choice), and an unknown value is refused naming the attribute.
+TEST_F(CaseFileTest, KeepsEachDispatchSettingAndReadsAFileWithoutOneAsTheLibrarysChoice) {
+  uint64_t index = 0;
+  while (drawn_setting("test_level", 5, index) != "high") ++index;
+  CaseFile drawn{make_case(parse_descriptor("mb1ic2ih5oc2kh3"), FillMode::exact, 5, index), {}, {}};
+  ASSERT_TRUE(drawn.conv_case.settings.empty());
+  write_case_file(path("drawn.h5"), drawn);
+  EXPECT_EQ(read_case_file(path("drawn.h5")).conv_case.settings.at("test_level"), "high");
+  drawn.conv_case.settings["test_level"] = "low";
+  write_case_file(path("low.h5"), drawn);
+  EXPECT_EQ(read_case_file(path("low.h5")).conv_case.settings.at("test_level"), "low");
+  const std::string old = [&] {
+    write_case_file(path("old.h5"), drawn);
+    Hdf5Handle file(H5Fopen(path("old.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+    H5Adelete(file.get(), "test_level");
+    return path("old.h5");
+  }();
+  EXPECT_EQ(read_case_file(old).conv_case.settings.at("test_level"), "");
+  {
+    Hdf5Handle file(H5Fopen(old.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+    replace_fixed_string_attribute(file.get(), "/", "test_level", "medium");
+  }
+  EXPECT_EQ(error_of(old),
+            fmt::format("case file {}: unknown test level 'medium' (known: low, high) in attribute /test_level", old));
 }
 
 // A finding keeps its failing region (/finding/neighbours, issue 25); a file without it (every file from before)

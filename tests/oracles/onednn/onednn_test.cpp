@@ -15,7 +15,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/run/known_bug.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/isa_caps.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
 #include "oracles/onednn/onednn.hpp"

@@ -11,7 +11,7 @@
 #include "core/numerics/reference.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/run/known_bug.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/isa_caps.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
 #include "oracles/onednn/onednn.hpp"
@@ -29,7 +29,7 @@ const std::string onednn_f43 = "winograd:4:0,5/8,-5/8,3/2,-3/2";
 /// A case of `descriptor` run at this process's own ISA (no cap drawn).
 Case uncapped_case(const char *descriptor, FillMode fill = FillMode::normal) {
   Case c = make_case(parse_descriptor(descriptor), fill, 7, 3);
-  c.isa_cap = std::string();
+  c.settings[isa_cap_setting] = std::string();
   return c;
 }
 
@@ -92,7 +92,7 @@ TEST(OnednnWinograd, SkipsWhatOneDnnHasNoWinogradKernelFor) {
 TEST(OnednnWinograd, SkipsCasesCappedBelowAvx512) {
   SKIP_WITHOUT_AVX512();
   Case c = uncapped_case("mb1ic16ih8iw8oc16kh3kw3pt1pb1pl1pr1");
-  c.isa_cap = "avx2";
+  c.settings[isa_cap_setting] = "avx2";
   const Outcome outcome = verdict("onednn_winograd", c, Direction::output);
   EXPECT_EQ(outcome.verdict, Verdict::skipped);
   EXPECT_EQ(outcome.detail, "oneDNN's Winograd convolutions are AVX-512 kernels only, and this case's ISA cap is avx2");

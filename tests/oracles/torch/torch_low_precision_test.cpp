@@ -14,7 +14,8 @@
 #include "core/numerics/reference.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/run/known_bug.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/isa_caps.hpp"
+#include "oracles/torch/aten_capability.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
 #include "tests/oracles/edge_configs.hpp"
@@ -56,8 +57,8 @@ std::string held(const char *id, const std::string &backend) { return held_back_
 // a torch server whose oneDNN is capped at avx2).
 TEST_F(TorchLowPrecision, HoldsBackBf16UnderAOneDnnCapWithoutBf16) {
   Case conv_case = make_case(parse_descriptor(std::string("mb1ic2ih4iw4oc2kh2kw2") + bf16), FillMode::exact, 7, 3);
-  conv_case.isa_cap = "avx2";
-  conv_case.aten_capability = "";
+  conv_case.settings[isa_cap_setting] = "avx2";
+  conv_case.settings[aten_capability_setting] = "";
   const Strategy &torch = *find_strategy("torch");
   EXPECT_EQ(torch.run_case(conv_case).at(Direction::output).held_back, held("torch-bf16-below-onednn-cap", "Mkldnn"));
   set_run_held_back(true);

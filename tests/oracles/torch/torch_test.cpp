@@ -10,7 +10,9 @@
 #include "core/numerics/case.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/numerics/reference.hpp"
-#include "core/numerics/isa_cap.hpp"
+#include "oracles/onednn/isa_caps.hpp"
+#include "oracles/torch/aten_capability.hpp"
+#include "core/numerics/dispatch_setting.hpp"
 #include "core/run/known_bug.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
@@ -151,8 +153,8 @@ TEST_F(Torch, RunsUnderEachAtenCapabilityTheHostHas) {
   for (const std::string &capability : host_aten_capabilities())
     for (const char *strategy : {"torch", "torch_native"}) {
       Case conv_case = make_case(parse_descriptor(descriptor), FillMode::exact, 7, 3);
-      conv_case.aten_capability = capability;
-      conv_case.isa_cap = capability == "avx512" ? "avx2" : "";
+      conv_case.settings[aten_capability_setting] = capability;
+      conv_case.settings[isa_cap_setting] = capability == "avx512" ? "avx2" : "";
       const Reference reference = compute_reference(conv_case);
       for (Direction direction : all_directions) {
         const Outcome outcome = verify_one(conv_case, reference, *find_strategy(strategy), direction);
@@ -160,14 +162,14 @@ TEST_F(Torch, RunsUnderEachAtenCapabilityTheHostHas) {
       }
       const std::string implementation = find_strategy(strategy)->implementation(conv_case, Direction::output);
       EXPECT_NE(implementation.find("ATen capability " + capability), std::string::npos) << implementation;
-      if (std::string(strategy) == "torch" && conv_case.isa_cap == "avx2") {
+      if (std::string(strategy) == "torch" && isa_cap_of(conv_case) == "avx2") {
         EXPECT_NE(implementation.find("oneDNN cap avx2 (oneDNN isa avx2)"), std::string::npos) << implementation;
       }
     }
-  for (const std::string &capability : aten_capabilities())
-    if (const std::string lacks = host_lacks_aten(capability); !lacks.empty()) {
+  for (const DispatchValue &value : find_dispatch_setting(aten_capability_setting)->values)
+    if (const std::string lacks = host_lacks_aten(value.name); !lacks.empty()) {
       Case conv_case = make_case(parse_descriptor(descriptor), FillMode::exact, 7, 3);
-      conv_case.aten_capability = capability;
+      conv_case.settings[aten_capability_setting] = value.name;
       EXPECT_EQ(find_strategy("torch")->run_case(conv_case).at(Direction::output).skipped, lacks);
     }
 }
