@@ -11,6 +11,7 @@
 #     slurm         the Slurm daemons, client and munge (scripts/slurm-local.sh)
 #   PyPI sets, each a venv from scripts/requirements/NAME.txt (every package pinned, its dependencies too, installed
 #   with --no-deps so that nothing floats; the file's header says what it downloads and how large it is):
+#     onnxruntime   ONNX Runtime 1.32 (CPU) with onnx, for the onnxruntime and onnxruntime_nchwc strategies
 # --list prints the packages of the sets, one a line, and installs nothing. Idempotent: when everything asked for is already installed it only asks dpkg and returns in well under a second.
 set -euo pipefail
 
@@ -36,8 +37,8 @@ interop=(
 fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
 # The PyPI sets, and which Debian sets include them (their tests run in ctest).
-pypi_sets=()
-test_pypi=()
+pypi_sets=(onnxruntime)
+test_pypi=(onnxruntime)
 
 list=false
 if [[ "${1:-}" == --list ]]; then
