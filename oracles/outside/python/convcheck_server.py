@@ -101,16 +101,19 @@ def answer(header, payload, compute):
             [result.array if isinstance(result, InFormat) else result for result in arrays.values()])
 
 
-def serve(compute, name="", supports=None, algorithm=None):
+def serve(compute, name="", supports=None, algorithm=None, version=None):
     """Answers convcheck's hello with `name`, `supports` (docs/external.md: ops, ranks, dtypes, data_layouts,
-    weight_layouts, crops, kernels, strides, dilations; leave a key out to support all) and `algorithm` (the class
-    every result is judged under: "winograd:4", "fft"; None: direct), then every case, until stdin closes."""
+    weight_layouts, crops, kernels, strides, dilations; leave a key out to support all), `algorithm` (the class
+    every result is judged under: "winograd:4", "fft"; None: direct) and `version` (a string, where the name does
+    not hold it), then every case, until stdin closes."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
     frame = read_frame(stdin)
     if frame is None:
         return
     hello = {"type": "hello", "protocol": PROTOCOL, "name": name}
+    if version is not None:
+        hello["version"] = version
     if supports is not None:
         hello["supports"] = supports
     if algorithm is not None:
