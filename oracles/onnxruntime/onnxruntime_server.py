@@ -73,7 +73,7 @@ NEGATIVE_PADS = ("negative padding: ONNX's pads are >= 0 (ONNX Runtime: \"[Shape
 # in, so that a campaign is not all the one finding; a version outside the range runs the problem again, and
 # CONVCHECK_ORT_RUN_HELD_BACK=1 runs it in every version (tests/interop/onnxruntime_server.sh checks that the bug
 # still shows). docs/libraries/onnxruntime.md has each with its standalone reproducer.
-OUTPUT_PADDING_BUG = ((1, 28, 0), (1, 32, 0))  # first version seen failing (1.27.0 computes it), newest checked
+OUTPUT_PADDING_BUG = ((1, 26, 0), (1, 32, 0))  # the oldest and newest versions checked, each failing
 
 
 def version_tuple(version):
@@ -81,19 +81,20 @@ def version_tuple(version):
 
 
 def held_back(problem):
-    """Why this problem is held back, or None. ONNX Runtime 1.28 to 1.32 accept a ConvTranspose whose output_padding
-    is >= its stride on an axis where the dilation is larger (output_padding < max(stride, dilation), PyTorch's rule
-    and ONNX Runtime's own first check), then fail it at run time: "Computed output shape is inconsistent with input
-    spatial dimensions. output_padding (1) may be too large for stride (1)"."""
+    """Why this problem is held back, or None. ONNX Runtime's ConvTranspose with an output_padding >= its stride on
+    an axis where the dilation is larger (valid: output_padding < max(stride, dilation), PyTorch's rule and ONNX
+    Runtime's own first check): 1.26 and 1.27 return wrong values (2-D and 3-D), 1.28 to 1.32 refuse it at run
+    time, "Computed output shape is inconsistent with input spatial dimensions. output_padding (1) may be too large
+    for stride (1)"."""
     if os.environ.get("CONVCHECK_ORT_RUN_HELD_BACK") == "1" or problem.get("op") != "deconv":
         return None
     first, last = OUTPUT_PADDING_BUG
     if not first <= version_tuple(ort.__version__) <= last:
         return None
     if any(pad >= stride for pad, stride in zip(problem.get("output_padding", []), problem["stride"])):
-        return (f"held back: ONNX Runtime {ort.__version__} fails a ConvTranspose whose output_padding is >= its "
-                "stride (< its dilation) with INVALID_ARGUMENT 'Computed output shape is inconsistent with input "
-                "spatial dimensions' (docs/libraries/onnxruntime.md, the output_padding finding)")
+        return (f"held back: ONNX Runtime {ort.__version__}'s ConvTranspose fails an output_padding >= its stride "
+                "(< its dilation): wrong values up to 1.27, INVALID_ARGUMENT 'Computed output shape is inconsistent "
+                "with input spatial dimensions' from 1.28 (docs/libraries/onnxruntime.md, the output_padding finding)")
     return None
 
 

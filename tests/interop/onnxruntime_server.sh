@@ -58,7 +58,8 @@ if [[ $status != 1 ]] || ! grep -q "FAILED onnxruntime output" "$workdir/planted
 fi
 echo "the planted error: found (exit 1): $(grep -c '^FAILED onnxruntime output' "$workdir/planted.txt") output finding(s) reported"
 
-# The held-back bug, run: ONNX Runtime 1.28 to 1.32 fail this ConvTranspose (output_padding 1 >= stride 1, dilation 2).
+# The held-back bug, run: ONNX Runtime 1.28 to 1.32 refuse this ConvTranspose (output_padding 1 >= stride 1,
+# dilation 2; docs/findings/onnxruntime_convtranspose_output_padding.py shows it without convcheck).
 status=0
 CONVCHECK_ORT_RUN_HELD_BACK=1 "$convcheck" check mb1ic1iw1oc1kw1dlw2opw1_deconv --strategies naive --no-shrink \
   --external-server "onnxruntime=$server onnxruntime" --corpus "$workdir/findings-held-back" \
