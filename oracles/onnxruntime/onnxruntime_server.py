@@ -21,7 +21,8 @@ computed it.
 What it declares (the hello), and why:
 - ops conv and deconv (Conv, ConvTranspose), forward (`output`) only: ONNX Runtime's inference sessions compute no
   gradients, so grad_data and grad_weight are skipped with that reason;
-- ranks 1 to 3 (ONNX Conv takes any; MLAS computes 1-D to 3-D);
+- ranks 1 to 3 (ONNX Conv takes any; MLAS computes 1-D to 3-D). onnxruntime_nchwc declares 2-D convs only: the NCHWc
+  transformer rewrites nothing else (main() says how that was checked);
 - formats float32 and float16. The CPU execution provider has no float64 or bfloat16 Conv ("Could not find an
   implementation for Conv(22) node"), so neither is declared. float16 is computed, as ONNX Runtime says in the
   optimized model, by Cast to float32, the float32 Conv and a Cast of the result back to float16: the f16_f32acc row
@@ -29,7 +30,10 @@ What it declares (the hello), and why:
   (float16 inputs, a float32 result) is the model a converter writes for it: X and W Cast to float32 in the graph,
   then a float32 Conv;
 - layouts NCHW (`ncx`) and the canonical weights (`oix`): ONNX's Conv has no other;
-- no crops: ONNX's pads are >= 0 ("[ShapeInferenceError] Attribute pads must not contain negative values");
+- no negative padding: ONNX's pads are >= 0 ("[ShapeInferenceError] Attribute pads must not contain negative
+  values"). onnxruntime_nchwc declares `"crops": false`; onnxruntime declares crops and answers `unsupported` to a
+  negative pad, because convcheck counts a deconv whose output_padding passes its end padding as a crop of its
+  equivalent conv, and ONNX expresses that deconv (main());
 - every kernel size, stride, dilation, group count and asymmetric padding; a deconv's output_padding.
 
 Anything ONNX Runtime raises on a problem inside that is sent back as an error: a finding, never a skip.

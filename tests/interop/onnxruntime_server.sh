@@ -56,7 +56,8 @@ if [[ $status != 1 ]] || ! grep -q "FAILED onnxruntime output" "$workdir/planted
   cat "$workdir/planted.txt" >&2
   exit 1
 fi
-echo "the planted error: found (exit 1): $(grep -c '^FAILED onnxruntime output' "$workdir/planted.txt") output finding(s) reported"
+echo "the planted error: found (exit 1): $(grep -c '^FAILED onnxruntime output' "$workdir/planted.txt")" \
+  "output finding(s) listed"
 
 # The held-back bug, run: ONNX Runtime 1.28 to 1.32 refuse this ConvTranspose (output_padding 1 >= stride 1,
 # dilation 2; docs/findings/onnxruntime_convtranspose_output_padding.py shows it without convcheck).
