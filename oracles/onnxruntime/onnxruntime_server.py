@@ -44,6 +44,7 @@ Environment (for tests and campaigns):
   CONVCHECK_ORT_RUN_HELD_BACK=1 run what held_back() would hold back: each is a finding again
   CONVCHECK_ORT_PLANT_ERROR=1   a deliberate error: the first element of every output is changed, so a campaign must
                                 find it (tests/interop/onnxruntime_server.sh)
+  CONVCHECK_ORT_THREADS=N       N intra-op threads instead of 1: MLAS's multithreaded partitions of the same kernels
   CONVCHECK_ORT_GRAPHS=FILE     append one JSON line a case to FILE: the problem and the nodes of the model ONNX
                                 Runtime ran after its optimizations (SessionOptions.optimized_model_filepath), e.g.
                                 ReorderInput, com.microsoft.nchwc:Conv, ReorderOutput
@@ -69,6 +70,7 @@ OPSET = 22  # Conv-22 and ConvTranspose-22, the newest versions of both ops
 IR_VERSION = 10
 ELEMENT = {"float32": TensorProto.FLOAT, "float16": TensorProto.FLOAT16}
 NUMPY = {"float32": np.float32, "float16": np.float16}
+THREADS = int(os.environ.get("CONVCHECK_ORT_THREADS", "1"))  # MLAS splits a conv across intra-op threads above 1
 NO_GRADIENTS = "ONNX Runtime's inference sessions compute no gradients (forward only)"
 NEGATIVE_PADS = ("negative padding: ONNX's pads are >= 0 (ONNX Runtime: \"[ShapeInferenceError] Attribute pads must "
                  "not contain negative values\")")
@@ -136,7 +138,7 @@ def onnx_model(problem, weight):
 def session(model_bytes, strategy, optimized_path=None):
     options = ort.SessionOptions()
     options.graph_optimization_level = LEVELS[strategy]
-    options.intra_op_num_threads = 1
+    options.intra_op_num_threads = THREADS
     options.inter_op_num_threads = 1
     options.log_severity_level = 3  # errors only: the NCHWc transformer warns at every dump of an optimized model
     if optimized_path is not None:
@@ -190,11 +192,12 @@ def compute(strategy, problem, tensors):
 
 def main(strategy):
     if strategy == "onnxruntime":
-        what = "CPU EP, ORT_DISABLE_ALL: Conv and ConvTranspose kernels on MLAS, 1 thread"
+        what = "CPU EP, ORT_DISABLE_ALL: Conv and ConvTranspose kernels on MLAS"
     else:
         block = nchwc_block()
         what = ("CPU EP, ORT_ENABLE_ALL: com.microsoft.nchwc Conv (channel block {}) where the NCHWc transformer "
-                "takes the Conv, the Conv kernel on MLAS elsewhere, 1 thread").format(block or "none on this CPU")
+                "takes the Conv, the Conv kernel on MLAS elsewhere").format(block or "none on this CPU")
+    what += f", {THREADS} thread" + ("s" if THREADS > 1 else "")
     # The NCHWc transformer rewrites 2-D Convs only: a 1-D or 3-D Conv and every ConvTranspose stay the nodes and
     # kernels `onnxruntime` runs (their optimized models hold the same one node), so onnxruntime_nchwc declares only
     # 2-D convs and `fuzz --focus onnxruntime_nchwc` draws only problems the transformer is offered.
