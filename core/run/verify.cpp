@@ -1,6 +1,7 @@
 #include "core/run/verify.hpp"
 
 #include <exception>
+#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -145,9 +146,10 @@ Outcome verify_one(const Case &conv_case, const Reference &reference, const Stra
                    Direction direction, Tensor *result) {
   std::string reason = strategy.unsupported_reason(conv_case.problem, direction);
   if (!reason.empty()) return Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}};
-  // A strategy of one direction at a time names no implementation: its known bugs are decided by the problem, here.
-  // One that runs all directions at once asks its library's table itself, once it knows what would run.
-  if (!strategy.run_case)
+  // A strategy of one direction at a time names no implementation, nor does an outside one: their known bugs are
+  // decided by the problem, here. A built-in one that runs all directions at once asks its library's table itself,
+  // once it knows what would run.
+  if (!strategy.run_case || strategy.outside)
     if (const KnownBug *bug = held_back_by(strategy.name, conv_case, direction); bug != nullptr)
       return Outcome{strategy.name, direction, Verdict::held_back, held_back_detail(*bug, ""), {}, {}};
   reason = planned_out(strategy, conv_case);
@@ -198,15 +200,28 @@ std::vector<Outcome> verify_case(const Case &conv_case, const Reference &referen
       for (const DirectionInfo &each : op_directions) outcomes.push_back(left_out(strategy, each.direction));
       continue;
     }
+    // An outside implementation names no kernel: its known bugs are decided by the problem, before it is sent the
+    // case, and it is not sent one whose every direction it would run is held back.
+    std::map<Direction, std::string> reasons, held;
+    bool sent = false;
+    for (const DirectionInfo &each : op_directions) {
+      reasons[each.direction] = strategy.unsupported_reason(conv_case.problem, each.direction);
+      if (!reasons[each.direction].empty()) continue;
+      if (const KnownBug *bug = strategy.outside ? held_back_by(strategy.name, conv_case, each.direction) : nullptr)
+        held[each.direction] = held_back_detail(*bug, "");
+      else
+        sent = true;
+    }
     const auto start = Clock::now();
-    RunResults runs = guarded_run_case(strategy, conv_case);
+    RunResults runs = sent ? guarded_run_case(strategy, conv_case) : RunResults{};
     const double share = seconds_since(start) / static_cast<double>(op_directions.size());
     for (const DirectionInfo &each : op_directions) {
       const Direction direction = each.direction;
-      const std::string reason = strategy.unsupported_reason(conv_case.problem, direction);
-      outcomes.push_back(reason.empty() ? outcome_of(strategy, conv_case, reference, direction,
-                                                     take(runs, direction), nullptr)
-                                        : Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}});
+      const std::string &reason = reasons[direction];
+      outcomes.push_back(!reason.empty()          ? Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}}
+                         : held.count(direction) ? Outcome{strategy.name, direction, Verdict::held_back, held[direction], {}, {}}
+                                                 : outcome_of(strategy, conv_case, reference, direction,
+                                                              take(runs, direction), nullptr));
       outcomes.back().seconds = share;
     }
   }

@@ -19,8 +19,8 @@ provider with one intra-op thread (convcheck runs cases in parallel already); th
 computed it.
 
 What it declares (the hello), and why:
-- ops conv and deconv (Conv, ConvTranspose), forward (`output`) only: ONNX Runtime's inference sessions compute no
-  gradients, so grad_data and grad_weight are skipped with that reason;
+- ops conv and deconv (Conv, ConvTranspose), `"directions": ["output"]`: ONNX Runtime's inference sessions compute
+  no gradients, so convcheck skips grad_data and grad_weight saying so;
 - ranks 1 to 3 (ONNX Conv takes any; MLAS computes 1-D to 3-D). onnxruntime_nchwc declares 2-D convs only: the NCHWc
   transformer rewrites nothing else (main() says how that was checked);
 - formats float32 and float16. The CPU execution provider has no float64 or bfloat16 Conv ("Could not find an
@@ -38,10 +38,10 @@ What it declares (the hello), and why:
 
 Anything ONNX Runtime raises on a problem inside that is sent back as an error: a finding, never a skip.
 
-A known ONNX Runtime bug is held back (skipped, saying so) in the versions it was seen in: held_back() below.
+A known ONNX Runtime bug is held back by convcheck, not here: a row of oracles/onnxruntime/known_bugs.cpp, asked
+before a case is sent (`--run-held-back` sends it anyway).
 
 Environment (for tests and campaigns):
-  CONVCHECK_ORT_RUN_HELD_BACK=1 run what held_back() would hold back: each is a finding again
   CONVCHECK_ORT_PLANT_ERROR=1   a deliberate error: the first element of every output is changed, so a campaign must
                                 find it (tests/interop/onnxruntime_server.sh)
   CONVCHECK_ORT_THREADS=N       N intra-op threads instead of 1: MLAS's multithreaded partitions of the same kernels
@@ -62,7 +62,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 # the server helper lives with the other outside-implementation pieces (oracles/outside/python/)
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "outside" / "python"))
-from convcheck_server import Skipped, Unsupported, serve  # noqa: E402
+from convcheck_server import Unsupported, serve  # noqa: E402
 
 LEVELS = {"onnxruntime": ort.GraphOptimizationLevel.ORT_DISABLE_ALL,
           "onnxruntime_nchwc": ort.GraphOptimizationLevel.ORT_ENABLE_ALL}
@@ -71,38 +71,8 @@ IR_VERSION = 10
 ELEMENT = {"float32": TensorProto.FLOAT, "float16": TensorProto.FLOAT16}
 NUMPY = {"float32": np.float32, "float16": np.float16}
 THREADS = int(os.environ.get("CONVCHECK_ORT_THREADS", "1"))  # MLAS splits a conv across intra-op threads above 1
-NO_GRADIENTS = "ONNX Runtime's inference sessions compute no gradients (forward only)"
 NEGATIVE_PADS = ("negative padding: ONNX's pads are >= 0 (ONNX Runtime: \"[ShapeInferenceError] Attribute pads must "
                  "not contain negative values\")")
-
-# Known ONNX Runtime bugs this server holds back (reports as skipped, with the reason) in the versions they were seen
-# in, so that a campaign is not all the one finding; a version outside the range runs the problem again, and
-# CONVCHECK_ORT_RUN_HELD_BACK=1 runs it in every version (tests/interop/onnxruntime_server.sh checks that the bug
-# still shows). docs/libraries/onnxruntime.md has each with its standalone reproducer.
-OUTPUT_PADDING_BUG = ((1, 26, 0), (1, 32, 0))  # the oldest and newest versions checked, each failing
-
-
-def version_tuple(version):
-    return tuple(int(part) for part in version.split("+")[0].split(".")[:3])
-
-
-def held_back(problem):
-    """Why this problem is held back, or None. ONNX Runtime's ConvTranspose with an output_padding >= its stride on
-    an axis where the dilation is larger (valid: output_padding < max(stride, dilation), PyTorch's rule and ONNX
-    Runtime's own first check): 1.26 and 1.27 return wrong values (2-D and 3-D), 1.28 to 1.32 refuse it at run
-    time, "Computed output shape is inconsistent with input spatial dimensions. output_padding (1) may be too large
-    for stride (1)"."""
-    if os.environ.get("CONVCHECK_ORT_RUN_HELD_BACK") == "1" or problem.get("op") != "deconv":
-        return None
-    first, last = OUTPUT_PADDING_BUG
-    if not first <= version_tuple(ort.__version__) <= last:
-        return None
-    if any(pad >= stride for pad, stride in zip(problem.get("output_padding", []), problem["stride"])):
-        return (f"held back: ONNX Runtime {ort.__version__}'s ConvTranspose fails an output_padding >= its stride "
-                "(< its dilation): wrong values up to 1.27, INVALID_ARGUMENT 'Computed output shape is inconsistent "
-                "with input spatial dimensions' from 1.28 (docs/libraries/onnxruntime.md, the output_padding finding)")
-    return None
-
 
 def onnx_model(problem, weight):
     """The problem as a one-node ONNX model (bytes): X a graph input, W `weight` as an initializer."""
@@ -171,9 +141,6 @@ def nchwc_block():
 
 
 def compute(strategy, problem, tensors):
-    reason = held_back(problem)
-    if reason is not None:
-        return {direction: Skipped(reason) for direction in ("output", "grad_data", "grad_weight")}
     model_bytes = onnx_model(problem, tensors["weight"])
     x = np.ascontiguousarray(tensors["data"], NUMPY[problem["src_dtype"]])
     (y,) = session(model_bytes, strategy).run(None, {"X": x})
@@ -187,7 +154,7 @@ def compute(strategy, problem, tensors):
     if graphs:
         with open(graphs, "a") as log:
             log.write(json.dumps({"problem": problem, "nodes": optimized_nodes(model_bytes, strategy)}) + "\n")
-    return {"output": y, "grad_data": Skipped(NO_GRADIENTS), "grad_weight": Skipped(NO_GRADIENTS)}
+    return {"output": y}
 
 
 def main(strategy):
@@ -211,7 +178,7 @@ def main(strategy):
     serve(lambda problem, tensors: compute(strategy, problem, tensors), name="onnxruntime",
           version=f"{ort.__version__} ({what})",
           supports={"ops": ops, "ranks": ranks, "dtypes": ["float32", "float16"], "data_layouts": ["ncx"],
-                    "weight_layouts": ["oix"], "crops": strategy == "onnxruntime"})
+                    "weight_layouts": ["oix"], "crops": strategy == "onnxruntime", "directions": ["output"]})
 
 
 if __name__ == "__main__":

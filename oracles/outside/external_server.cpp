@@ -1,8 +1,10 @@
 #include "oracles/outside/external_server.hpp"
 
+#include <algorithm>
 #include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/input_error.hpp"
 #include "core/process/server_process.hpp"
@@ -97,6 +99,17 @@ Strategy server_strategy(const ServerSpec &spec) {
                                      spec.command);
   strategy.supports = connection->hello().supports;
   strategy.algorithm = connection->hello().algorithm;
+  if (const auto &declared = connection->hello().directions) {
+    std::vector<std::string> names;
+    for (Direction direction : *declared) names.push_back(to_string(direction));
+    strategy.unsupported = [declared = *declared, names = fmt::format("{}", fmt::join(names, ", "))](
+                               const Problem &, Direction direction) {
+      return std::find(declared.begin(), declared.end(), direction) != declared.end()
+                 ? std::string()
+                 : fmt::format("direction {} is not supported (directions: {})", to_string(direction),
+                               names.empty() ? "none" : names);
+    };
+  }
   strategy.run_case = [connection](const Case &c) { return connection->run(c); };
   strategy.implementation = [connection](const Case &, Direction) { return connection->hello().name; };
   strategy.identity = [hello = connection->hello()] { return ImplementationIdentity{hello.name, hello.version}; };

@@ -1,5 +1,6 @@
 #include "oracles/outside/protocol.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -129,6 +130,12 @@ ServerHello read_hello(const Frame &frame) {
     hello.supports.kernels = optional_member<Sizes>(*found, "kernels", "a list of integers").value_or(Sizes{});
     hello.supports.strides = optional_member<Sizes>(*found, "strides", "a list of integers").value_or(Sizes{});
     hello.supports.dilations = optional_member<Sizes>(*found, "dilations", "a list of integers").value_or(Sizes{});
+    if (const auto names = optional_member<std::vector<std::string>>(*found, "directions", "a list of names")) {
+      hello.directions.emplace();
+      for (const DirectionInfo &each : direction_table()) // an unknown name is left out, as everywhere in "supports"
+        if (std::find(names->begin(), names->end(), each.name) != names->end())
+          hello.directions->push_back(each.direction);
+    }
   }
   if (const auto algorithm = optional_member<std::string>(header, "algorithm", "a string"))
     hello.algorithm = parse_algorithm(*algorithm, "\"algorithm\" of the hello");

@@ -17,7 +17,9 @@
 // lists {"role", "dtype", "shape"} of the payload's tensors in order, "results" {"direction", "dtype", "shape"}.
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/numerics/case.hpp"
 #include "core/process/server_process.hpp"
@@ -36,6 +38,10 @@ struct ServerHello {
   std::string version; // "version", where it gives one apart from its name; may be empty
   Support supports;
   Algorithm algorithm; // "algorithm": the class its results are judged under (core/numerics/algorithm.hpp)
+  /// "directions" of "supports": the directions it computes (an inference runtime: output only); absent, every one.
+  /// A direction it does not declare is skipped saying so, and a case none of whose directions it computes (or
+  /// whose others are held back) is not sent.
+  std::optional<std::vector<Direction>> directions;
 };
 
 /// Reads a server's hello; throws InputError naming what is wrong (not a hello, another protocol version, a

@@ -103,7 +103,7 @@ def answer(header, payload, compute):
 
 def serve(compute, name="", supports=None, algorithm=None, version=None):
     """Answers convcheck's hello with `name`, `supports` (docs/external.md: ops, ranks, dtypes, data_layouts,
-    weight_layouts, crops, kernels, strides, dilations; leave a key out to support all), `algorithm` (the class
+    weight_layouts, crops, kernels, strides, dilations, directions; leave a key out to support all), `algorithm` (the class
     every result is judged under: "winograd:4", "fft"; None: direct) and `version` (a string, where the name does
     not hold it), then every case, until stdin closes."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
