@@ -12,6 +12,7 @@
 #   PyPI sets, each a venv from scripts/requirements/NAME.txt (every package pinned, its dependencies too, installed
 #   with --no-deps so that nothing floats; the file's header says what it downloads and how large it is):
 #     onnxruntime   ONNX Runtime 1.32 (CPU) with onnx, for the onnxruntime and onnxruntime_nchwc strategies
+#     torch         libtorch 2.15 for the torch and torch_native strategies (cmake -DCONVCHECK_TORCH_WHEEL=ON; opt-in)
 # --list prints the packages of the sets, one a line, and installs nothing. Idempotent: when everything asked for is already installed it only asks dpkg and returns in well under a second.
 set -euo pipefail
 
@@ -37,7 +38,7 @@ interop=(
 fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
 # The PyPI sets, and which Debian sets include them (their tests run in ctest).
-pypi_sets=(onnxruntime)
+pypi_sets=(onnxruntime torch)
 test_pypi=(onnxruntime)
 
 list=false

@@ -209,7 +209,7 @@ Strategy aten_strategy(const std::string &name, std::string description, bool mk
 
 const Registration torch{aten_strategy(
     "torch",
-    "PyTorch's ATen (libtorch 1.13) at::convolution / at::convolution_backward, ATen choosing its backend (Mkldnn for "
+    "PyTorch's ATen (libtorch " CONVCHECK_TORCH_VERSION ") at::convolution / at::convolution_backward, ATen choosing its backend (Mkldnn for "
     "most float32 problems, else its im2col/vol2col paths); deconvs with transposed = true and output_padding (no bf16 "
     "deconv: ATen computes it as a plain conv, held back); 1-D, 2-D, 3-D, float32, float64, bf16 and f16 (where ATen has the CPU kernel), channels-last memory "
     "format for NWC/NHWC/NDHWC and OHWI weights; asymmetric padding and crops through constant_pad_nd; off by default",

@@ -227,6 +227,9 @@ const char *backend_name(at::native::ConvBackend backend) {
   case ConvBackend::MiopenDepthwise: return "MiopenDepthwise";
   case ConvBackend::MiopenTranspose: return "MiopenTranspose";
   case ConvBackend::Mkldnn: return "Mkldnn";
+#if CONVCHECK_TORCH_MAJOR >= 2
+  case ConvBackend::MkldnnTranspose: return "MkldnnTranspose"; // 2.x: oneDNN's deconvolution, not Slow*Transpose
+#endif
   case ConvBackend::MkldnnEmpty: return "MkldnnEmpty";
   case ConvBackend::NnpackSpatial: return "NnpackSpatial";
   case ConvBackend::Overrideable: return "Overrideable";
@@ -287,9 +290,16 @@ extern "C" void convcheck_torch_backend(const Conv &c, char *name, size_t size) 
     const MkldnnSwitch mkldnn(c.mkldnn);
     const Inputs in = inputs_of(c);
     const Geometry &g = in.geometry;
+#if CONVCHECK_TORCH_MAJOR >= 2 // symbolic sizes, and the bias's sizes last
+    const at::native::ConvBackend backend = at::native::select_conv_backend(
+        in.data, in.weight, std::nullopt, c10::fromIntArrayRefSlow(g.stride), c10::fromIntArrayRefSlow(g.padding),
+        c10::fromIntArrayRefSlow(g.dilation), c.transposed, c10::fromIntArrayRefSlow(g.output_padding),
+        c10::SymInt(c.groups), std::nullopt);
+#else
     const at::native::ConvBackend backend =
         at::native::select_conv_backend(in.data, in.weight, c10::nullopt, g.stride, g.padding, g.dilation,
                                         c.transposed, g.output_padding, c.groups);
+#endif
     std::snprintf(name, size, "%s", backend_name(backend));
   } catch (const std::exception &error) {
     char message[400];
@@ -299,12 +309,16 @@ extern "C" void convcheck_torch_backend(const Conv &c, char *name, size_t size) 
 }
 
 /// ATen's CPU capability in this process ("default", "avx2", "avx512"; ATEN_CPU_CAPABILITY's spelling), fixed at its
-/// first dispatch. libtorch 1.13 does not export at::native::get_cpu_capability, so this reads the line
-/// "CPU capability usage: AVX2" of at::show_config (ATen/Version.cpp), which asks it ("NO AVX" is default).
+/// first dispatch. 2.x exports at::get_cpu_capability ("DEFAULT", "AVX2", "AVX512"); 1.13 does not, so there this
+/// reads the line "CPU capability usage: AVX2" of at::show_config (ATen/Version.cpp), which asks it ("NO AVX").
 extern "C" void convcheck_torch_capability(char *name, size_t size) {
+#if CONVCHECK_TORCH_MAJOR >= 2
+  const std::string usage = at::get_cpu_capability();
+#else
   const std::string config = at::show_config(), label = "CPU capability usage: ";
   const size_t at = config.find(label);
   const std::string usage = at == std::string::npos ? "" : config.substr(at + label.size(), config.find('\n', at) - at - label.size());
-  std::snprintf(name, size, "%s", usage == "AVX512" ? "avx512" : usage == "AVX2" ? "avx2" : usage == "NO AVX" ? "default"
-                                                                                          : "unknown");
+#endif
+  std::snprintf(name, size, "%s", usage == "AVX512" ? "avx512" : usage == "AVX2" ? "avx2"
+                                  : usage == "NO AVX" || usage == "DEFAULT" ? "default" : "unknown");
 }
