@@ -22,6 +22,7 @@
 #include "core/run/judged.hpp"
 #include "core/run/skip_tally.hpp"
 #include "core/run/strategy.hpp"
+#include "core/run/tally.hpp"
 
 namespace convcheck {
 
@@ -48,24 +49,6 @@ struct CaseSource {
   std::function<Problem(uint64_t case_index)> config_at;
   uint64_t first = 0;
   uint64_t step = 1;
-};
-
-struct Tally {
-  int64_t passed = 0, weak = 0, failed = 0, skipped = 0;
-  int64_t held_back = 0; // not run for a known library bug (core/run/known_bug.hpp); not among `skipped`
-  std::map<std::string, int64_t> held_back_bugs; // known bug id -> how many of `held_back` it held
-  double seconds = 0; // summed over cases and threads
-  int64_t planned_out = 0; // of `skipped`, those the cost plan left out (core/run/cost_plan.hpp)
-  SkipReasons skip_reasons; // why each of `skipped` was (core/run/skip_tally.hpp)
-  int64_t judged() const { return passed + weak + failed; }
-  /// Adds every count of `other` (directions summed, shards merged).
-  void add(const Tally &other);
-};
-
-struct StrategyTally {
-  std::string name;
-  ByDirection<Tally> by_direction; // every direction of the op it ran
-  ImplementationIdentity identity; // Strategy::identity's answer, when it has one
 };
 
 struct ReportedFailure {
@@ -106,5 +89,10 @@ struct Progress {
 /// Runs the campaign; `progress` (optional) is called after each chunk of cases.
 CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy> &strategies,
                             const CampaignOptions &options, const std::function<void(const Progress &)> &progress = {});
+
+/// judged_shortfalls (core/run/judged.hpp) of a whole report.
+inline std::vector<JudgedShortfall> judged_shortfalls(const CampaignReport &report) {
+  return judged_shortfalls(report.judged_rule, report.tallies, report.cases);
+}
 
 } // namespace convcheck

@@ -4,24 +4,24 @@
 
 #include <fmt/format.h>
 
-#include "core/run/campaign.hpp"
 
 namespace convcheck {
 
-std::vector<JudgedShortfall> judged_shortfalls(const CampaignReport &report) {
+std::vector<JudgedShortfall> judged_shortfalls(const JudgedRule &rule, const std::vector<StrategyTally> &tallies,
+                                               int64_t cases) {
   std::vector<JudgedShortfall> shortfalls;
-  if (report.cases <= 0) return shortfalls;
-  for (const std::string &name : report.judged_rule.named) {
-    JudgedShortfall shortfall{name, 0, report.cases, {}};
-    for (const StrategyTally &strategy : report.tallies) {
+  if (cases <= 0) return shortfalls;
+  for (const std::string &name : rule.named) {
+    JudgedShortfall shortfall{name, 0, cases, {}};
+    for (const StrategyTally &strategy : tallies) {
       if (strategy.name != name) continue;
       for (const auto &[direction, tally] : strategy.by_direction) {
         shortfall.judged = std::max(shortfall.judged, tally.judged());
         add_skip_reasons(shortfall.reasons, tally.skip_reasons);
       }
     }
-    const double percent = 100.0 * static_cast<double>(shortfall.judged) / static_cast<double>(report.cases);
-    if (shortfall.none() || percent < report.judged_rule.min_judged_percent) shortfalls.push_back(shortfall);
+    const double percent = 100.0 * static_cast<double>(shortfall.judged) / static_cast<double>(cases);
+    if (shortfall.none() || percent < rule.min_judged_percent) shortfalls.push_back(shortfall);
   }
   return shortfalls;
 }

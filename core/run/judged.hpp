@@ -16,10 +16,9 @@
 #include <vector>
 
 #include "core/run/skip_tally.hpp"
+#include "core/run/tally.hpp"
 
 namespace convcheck {
-
-struct CampaignReport;
 
 /// Percent of the cases offered under which a named strategy's judged cases are a warning.
 inline constexpr double default_min_judged_percent = 5;
@@ -41,9 +40,10 @@ struct JudgedShortfall {
   bool none() const { return judged == 0; }
 };
 
-/// The named strategies of `report` judged on fewer than the rule's percent of its cases, in the order named;
-/// none when the run had no case.
-std::vector<JudgedShortfall> judged_shortfalls(const CampaignReport &report);
+/// The named strategies among `tallies` judged on fewer than the rule's percent of a run's `cases`, in the order
+/// named; none when the run had no case. (core/run/campaign.hpp has the form that takes a whole report.)
+std::vector<JudgedShortfall> judged_shortfalls(const JudgedRule &rule, const std::vector<StrategyTally> &tallies,
+                                               int64_t cases);
 
 /// One line: "strategy ext judged none of the 20 cases offered; skipped: 60 x float32 is not supported ..." or
 /// "strategy ext judged 3 of the 200 cases offered (1.5%, under --min-judged 5%); skipped: ...".
