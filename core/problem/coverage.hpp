@@ -1,6 +1,6 @@
 #pragma once
 // The corners of the problem space where conv bugs live, as named predicates: what the generator must reach
-// often (tests/core/problem/generators_test.cpp) and what `convcheck problems --stats` reports for any list of problems.
+// often (tests/core/problem/generators_test.cpp) and what `convcheck configs --stats` reports for any list of problems.
 
 #include <functional>
 #include <string>

@@ -1,7 +1,7 @@
 #include "core/run/verify.hpp"
 
+#include <array>
 #include <exception>
-#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -202,26 +202,26 @@ std::vector<Outcome> verify_case(const Case &conv_case, const Reference &referen
     }
     // An outside implementation names no kernel: its known bugs are decided by the problem, before it is sent the
     // case, and it is not sent one whose every direction it would run is held back.
-    std::map<Direction, std::string> reasons, held;
+    std::array<std::string, all_directions.size()> reasons, held; // by position in op_directions
     bool sent = false;
-    for (const DirectionInfo &each : op_directions) {
-      reasons[each.direction] = strategy.unsupported_reason(conv_case.problem, each.direction);
-      if (!reasons[each.direction].empty()) continue;
-      if (const KnownBug *bug = strategy.outside ? held_back_by(strategy.name, conv_case, each.direction) : nullptr)
-        held[each.direction] = held_back_detail(*bug, "");
+    for (size_t d = 0; d < op_directions.size(); ++d) {
+      reasons[d] = strategy.unsupported_reason(conv_case.problem, op_directions[d].direction);
+      if (!reasons[d].empty()) continue;
+      if (const KnownBug *bug =
+              strategy.outside ? held_back_by(strategy.name, conv_case, op_directions[d].direction) : nullptr)
+        held[d] = held_back_detail(*bug, "");
       else
         sent = true;
     }
     const auto start = Clock::now();
     RunResults runs = sent ? guarded_run_case(strategy, conv_case) : RunResults{};
     const double share = seconds_since(start) / static_cast<double>(op_directions.size());
-    for (const DirectionInfo &each : op_directions) {
-      const Direction direction = each.direction;
-      const std::string &reason = reasons[direction];
-      outcomes.push_back(!reason.empty()          ? Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}}
-                         : held.count(direction) ? Outcome{strategy.name, direction, Verdict::held_back, held[direction], {}, {}}
-                                                 : outcome_of(strategy, conv_case, reference, direction,
-                                                              take(runs, direction), nullptr));
+    for (size_t d = 0; d < op_directions.size(); ++d) {
+      const Direction direction = op_directions[d].direction;
+      outcomes.push_back(!reasons[d].empty() ? Outcome{strategy.name, direction, Verdict::skipped, reasons[d], {}, {}}
+                         : !held[d].empty()  ? Outcome{strategy.name, direction, Verdict::held_back, held[d], {}, {}}
+                                             : outcome_of(strategy, conv_case, reference, direction,
+                                                          take(runs, direction), nullptr));
       outcomes.back().seconds = share;
     }
   }

@@ -119,8 +119,9 @@ typedef struct convcheck_plugin {
   uint32_t abi_version;    /* CONVCHECK_PLUGIN_ABI_VERSION */
   const char *name;        /* what implementation this is, e.g. "mylib 1.2 direct": recorded with a finding */
   const char *description; /* one line */
-  /* What it supports, by name; a NULL list supports everything convcheck can send. Lists of names end with
-   * NULL, `ranks` with 0. Layouts are families of any rank: data "ncx" (NCW, NCHW, NCDHW) and "nxc" (NWC, NHWC,
+  /* What it supports, by name. A NULL list takes the default: every rank and layout for `ranks` and the layout
+   * lists, conv only for `ops`, float32 and float64 for `dtypes` (an op or format convcheck gains later is sent
+   * only to a plugin that names it). Lists of names end with NULL, `ranks` with 0. Layouts are families of any rank: data "ncx" (NCW, NCHW, NCDHW) and "nxc" (NWC, NHWC,
    * NDHWC); weights "oix" (OIHW...), "xio" (HWIO...) and "oxi" (OHWI...). Formats: problems whose four formats
    * are all one of `dtypes`. A problem outside this is skipped with the reason and never passed to `run`. */
   const char *const *ops;
