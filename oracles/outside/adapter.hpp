@@ -22,7 +22,8 @@ namespace convcheck {
 struct Adapter {
   std::string name;        ///< the strategy name: "pytorch_server"
   std::string description; ///< one line
-  /// Absolute, or relative to the source tree (a virtual environment of the checkout: ".venv/jax/bin/python").
+  /// Absolute, or relative to the source tree: a virtual environment of the checkout that scripts/install-deps.sh
+  /// makes ("venvs/onnxruntime/bin/python").
   std::string interpreter;
   std::string script;    ///< relative to the source tree
   std::string arguments; ///< after the script: "--server"
