@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/process/clock.hpp"
+#include "core/process/reap.hpp"
 
 namespace convcheck {
 
@@ -65,14 +66,11 @@ constexpr int threw_exit_code = 3;
 
 // Reaps a child whose pipe is closed (or that is past its deadline) and says how it ended.
 ForkedEnd finish(Running &running, bool timed_out, double timeout_s) {
-  if (timed_out) kill(running.pid, SIGKILL);
-  int status = 0;
-  rusage usage{};
-  while (wait4(running.pid, &status, 0, &usage) < 0 && errno == EINTR) {
-  }
+  const Reaped reaped = kill_and_reap(running.pid, timed_out ? Kill::process : Kill::nothing);
+  const int status = reaped.status;
   close(running.from_child);
   ForkedEnd end;
-  end.peak_rss_kib = usage.ru_maxrss;
+  end.peak_rss_kib = reaped.peak_rss_kib;
   if (timed_out) {
     end.termination = Termination::timed_out_after(timeout_s);
   } else if (WIFEXITED(status) && WEXITSTATUS(status) == threw_exit_code && !running.bytes.empty()) {

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
 
 #include <fcntl.h>
 #include <linux/close_range.h>
@@ -22,6 +21,7 @@
 
 #include "core/process/clock.hpp"
 #include "core/process/forked.hpp"
+#include "core/process/reap.hpp"
 #include "core/process/subprocess.hpp"
 
 namespace convcheck {
@@ -172,13 +172,9 @@ void ServerProcess::start(const std::string &command) {
 }
 
 Termination ServerProcess::kill_group(bool timed_out, double limit_s) {
-  // Reaped only after the kill: until then the pid, and so the group id, cannot be reused.
-  kill(-pid_, SIGKILL);
-  int status = 0;
-  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
+  const Reaped reaped = kill_and_reap(pid_, Kill::group);
   forget();
-  return timed_out ? Termination::timed_out_after(limit_s) : Termination::from_wait_status(status);
+  return timed_out ? Termination::timed_out_after(limit_s) : Termination::from_wait_status(reaped.status);
 }
 
 Termination ServerProcess::stop(double grace_s) {
@@ -187,13 +183,7 @@ Termination ServerProcess::stop(double grace_s) {
   to_server_ = -1;
   const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                         std::chrono::duration<double>(grace_s));
-  siginfo_t info{};
-  auto pause = std::chrono::microseconds(200);
-  while (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0 &&
-         Clock::now() < deadline) {
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(20000));
-  }
+  exited_by(pid_, deadline); // a server still running at the deadline is killed with its group, as one that exited
   return kill_group(false, 0);
 }
 

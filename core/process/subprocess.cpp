@@ -5,7 +5,6 @@
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
-#include <thread>
 
 #include <fcntl.h>
 #include <linux/close_range.h>
@@ -14,6 +13,9 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+
+#include "core/process/clock.hpp"
+#include "core/process/reap.hpp"
 
 namespace convcheck {
 
@@ -72,25 +74,12 @@ ProcessResult run_process(const std::vector<std::string> &argv, double timeout_s
   setpgid(pid, pid); // also from the parent, so the group exists before any kill below
 
   ProcessResult result;
-  bool timed_out = false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  auto pause = std::chrono::microseconds(200);
-  // Wait without reaping (WNOWAIT): while the child is a zombie its pid, and so its process group id, cannot be
-  // reused, so the kill below can only reach what the command itself left running.
-  siginfo_t info{};
-  while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0) {
-    if (std::chrono::steady_clock::now() >= deadline) {
-      timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(20000));
-  }
-  kill(-pid, SIGKILL);
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const bool timed_out = !exited_by(pid, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                            std::chrono::duration<double>(timeout_s)));
+  // The group too: what the command left running ends with it.
+  const Reaped reaped = kill_and_reap(pid, Kill::group);
   result.termination =
-      timed_out ? Termination::timed_out_after(timeout_s) : Termination::from_wait_status(status);
+      timed_out ? Termination::timed_out_after(timeout_s) : Termination::from_wait_status(reaped.status);
   result.output_tail = read_tail(output_path);
   return result;
 }

@@ -22,6 +22,7 @@
 
 #include "core/process/clock.hpp"
 #include "core/process/forked.hpp"
+#include "core/process/reap.hpp"
 #include "core/process/termination.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/process/wire.hpp"
@@ -302,13 +303,10 @@ int CaseWorkers::Pool::reap(size_t w, bool kill_first) {
   if (kill_first) kill(worker.pid, SIGKILL);
   close(worker.to_worker);
   close(worker.from_worker);
-  int status = 0;
-  rusage usage{};
-  while (wait4(worker.pid, &status, 0, &usage) < 0 && errno == EINTR) {
-  }
-  peak_rss_kib = std::max<int64_t>(peak_rss_kib, usage.ru_maxrss);
+  const Reaped reaped = kill_and_reap(worker.pid, Kill::nothing);
+  peak_rss_kib = std::max(peak_rss_kib, reaped.peak_rss_kib);
   worker = Worker{};
-  return status;
+  return reaped.status;
 }
 
 void CaseWorkers::Pool::send(size_t w, std::vector<Job> jobs) {
