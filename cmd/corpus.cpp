@@ -54,7 +54,7 @@ int corpus_list(const std::string &directory, const RunOptions &run) {
   for (const std::string &file : corpus_files(directory)) {
     const CaseFile case_file = read_untrusted_case_file(file, run.max_elements);
     const std::string found =
-        case_file.finding ? fmt::format("{} {}", case_file.finding->strategy, case_file.finding->direction) : "-";
+        case_file.finding ? fmt::format("{} {}", case_file.finding->strategy, to_string(case_file.finding->direction)) : "-";
     fmt::print("{:<10} {:<40} {:<60} {}\n", corpus_kind(case_file), found, format_descriptor(case_file.conv_case.problem),
                file);
   }

@@ -67,10 +67,10 @@ std::string emit_benchdnn(const CaseFile &case_file, const std::string &case_pat
   const std::string dt = benchdnn_dt(problem, case_path);
   std::string text = fmt::format("# {}: {}\n", case_path, format_descriptor(problem));
   if (case_file.finding) {
-    text += fmt::format("# {} {}: {}\n", case_file.finding->strategy, case_file.finding->direction,
+    text += fmt::format("# {} {}: {}\n", case_file.finding->strategy, to_string(case_file.finding->direction),
                         case_file.finding->problem);
     if (!case_file.finding->implementation.empty()) text += fmt::format("# ran {}\n", case_file.finding->implementation);
-    return text + command_line(case_file, parse_direction(case_file.finding->direction, "/finding/direction"), dt);
+    return text + command_line(case_file, case_file.finding->direction, dt);
   }
   for (const DirectionInfo &each : directions(problem.op)) text += command_line(case_file, each.direction, dt);
   return text;

@@ -131,13 +131,13 @@ std::string emit_c(const CaseFile &case_file, const std::string &case_path) {
     throw InputError(fmt::format("repro --emit c: {} has {} input elements, more than the {} a program inlines "
                                  "(shrink it first: convcheck shrink)",
                                  case_path, inputs, largest_inlined_input));
-  const Direction direction = parse_direction(case_file.finding->direction, "/finding/direction");
+  const Direction direction = case_file.finding->direction;
   const OnednnPath path = onednn_path(c);
   const std::string cap = isa_cap_of(c);
   const bool grouped = problem.groups > 1;
   const int rank = 2 + static_cast<int>(problem.ndims);
   std::string text = c_reproducer_template;
-  std::string title = fmt::format("{} {} of {}: {}", case_file.finding->strategy, case_file.finding->direction,
+  std::string title = fmt::format("{} {} of {}: {}", case_file.finding->strategy, to_string(direction),
                                   format_descriptor(problem), case_file.finding->problem);
   std::replace(title.begin(), title.end(), '\n', ' ');
   fill(text, "TITLE", title);

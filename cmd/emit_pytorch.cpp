@@ -132,7 +132,7 @@ std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path
   return fmt::format(
       script, fmt::arg("title", fmt::format("{}{}", format_descriptor(problem),
                                             case_file.finding ? ": " + case_file.finding->strategy + " " +
-                                                                    case_file.finding->direction
+                                                                    to_string(case_file.finding->direction)
                                                               : "")),
       fmt::arg("path", case_path), fmt::arg("path_literal", "\"" + path_literal + "\""),
       fmt::arg("cap", !isa.empty() ? fmt::format("os.environ[\"ONEDNN_MAX_CPU_ISA\"] = \"{}\"  # the case's ISA cap, before "

@@ -76,7 +76,7 @@ bool report_file(const std::string &path, const CaseFile &case_file, const std::
   const Case &conv_case = case_file.conv_case;
   fmt::print("{}: {}\n", path, format_descriptor(conv_case.problem));
   if (case_file.finding)
-    fmt::print("  saved for {} {}: {}\n", case_file.finding->strategy, case_file.finding->direction,
+    fmt::print("  saved for {} {}: {}\n", case_file.finding->strategy, to_string(case_file.finding->direction),
                case_file.finding->problem);
   for (const DispatchSetting *setting : dispatch_settings())
     if (const std::string value = setting_of(conv_case, setting->name); !value.empty()) {
@@ -180,7 +180,7 @@ int repro_command(const std::vector<std::string> &args) {
         }
       } else if (finding && !finding->neighbours.empty())
         print_neighbour_rows(finding->neighbours, fmt::format("saved with the finding: {} {}", finding->strategy,
-                                                              finding->direction));
+                                                              to_string(finding->direction)));
     }
     group.clear();
   };

@@ -23,7 +23,7 @@ std::optional<std::vector<NeighbourRow>> print_neighbours(const CaseFile &case_f
   const auto finder = std::find_if(strategies.begin(), strategies.end(),
                                    [&](const Strategy &s) { return s.name == case_file.finding->strategy; });
   if (finder == strategies.end()) return std::nullopt;
-  const Direction direction = parse_direction(case_file.finding->direction, "/finding/direction");
+  const Direction direction = case_file.finding->direction;
   std::vector<NeighbourRow> rows = neighbour_table(case_file.conv_case, *finder, direction, run_timeout_s);
   print_neighbour_rows(rows, finder->name + " " + to_string(direction));
   return rows;

@@ -34,10 +34,8 @@ std::optional<Failure> failure_to_shrink(const CaseFile &case_file, const std::v
       throw InputError(fmt::format("the case was saved for '{}', which is not available here (use --inject or "
                                    "--external to provide it)",
                                    case_file.finding->strategy));
-    for (Direction direction : all_directions)
-      if (to_string(direction) == case_file.finding->direction)
-        return Failure{case_file.finding->strategy, direction, c.case_index, c.problem, case_file.finding->problem,
-                       parse_failure_kind(case_file.finding->kind)};
+    return Failure{case_file.finding->strategy, case_file.finding->direction, c.case_index, c.problem,
+                   case_file.finding->problem, case_file.finding->kind};
   }
   for (const Outcome &outcome : verify_case_isolated(c, strategies, run_timeout_s))
     if (outcome.verdict == Verdict::failed)

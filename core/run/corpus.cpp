@@ -27,7 +27,7 @@ std::string corpus_path(const std::string &corpus_dir, const CaseFile &case_file
   const std::string directory = (fs::path(corpus_dir) / corpus_kind(case_file)).string();
   const Problem &config = case_file.conv_case.problem;
   if (!case_file.finding) return (fs::path(directory) / ("edge-" + finding_hash(config, "edge", "") + ".h5")).string();
-  return finding_path(directory, config, case_file.finding->strategy, parse_direction(case_file.finding->direction, "/finding/direction"));
+  return finding_path(directory, config, case_file.finding->strategy, case_file.finding->direction);
 }
 
 std::vector<std::string> corpus_files(const std::string &corpus_dir) {
@@ -73,7 +73,7 @@ std::string check_upstream_bug(const CaseFile &case_file, const std::vector<Stra
   if (library == nullptr)
     return fmt::format("strategy {} is not built or not selected here, so {} cannot be checked", finding.strategy,
                        finding.upstream);
-  const Direction direction = parse_direction(finding.direction, "/finding/direction");
+  const Direction direction = finding.direction;
   const bool was = run_held_back();
   set_run_held_back(true);
   const Outcome outcome =
@@ -82,7 +82,7 @@ std::string check_upstream_bug(const CaseFile &case_file, const std::vector<Stra
   if (outcome.verdict == Verdict::failed) return "";
   return fmt::format("{} {} came out {} with its hold-back lifted: the library here no longer shows {}{}; give its "
                      "known-bug row the version that fixed it and move the case to regression/",
-                     finding.strategy, finding.direction, to_string(outcome.verdict), finding.upstream,
+                     finding.strategy, to_string(direction), to_string(outcome.verdict), finding.upstream,
                      known_bug_status(case_file.path));
 }
 
@@ -103,7 +103,7 @@ CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Str
           fmt::format("{} {} failed: {}", outcome.strategy, to_string(outcome.direction), outcome.detail));
   if (corpus_kind(case_file) == "mutants") {
     const Strategy &mutant = *find_strategy(case_file.finding->strategy);
-    const Direction direction = parse_direction(case_file.finding->direction, "/finding/direction");
+    const Direction direction = case_file.finding->direction;
     const Outcome outcome =
         find_outcome(verify_case_isolated(conv_case, {mutant}, run_timeout_s), mutant.name, direction);
     if (outcome.verdict != Verdict::failed)

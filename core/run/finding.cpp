@@ -78,9 +78,9 @@ Case failure_case(const Failure &failure, const Problem &config, uint64_t seed, 
 
 void write_finding(const SavedFinding &saved, const Failure &failure, CaseFile &case_file,
                    const std::string &corpus_dir) {
-  case_file.finding = FindingRecord{failure.strategy, to_string(failure.direction), saved.problem,
+  case_file.finding = FindingRecord{failure.strategy, failure.direction, saved.problem,
                                     case_file.finding ? case_file.finding->implementation : "",
-                                    to_string(failure.kind), "", saved.neighbours};
+                                    failure.kind, "", saved.neighbours};
   std::error_code error;
   std::filesystem::create_directories(corpus_dir, error);
   if (error) throw InputError(fmt::format("cannot create corpus directory {}: {}", corpus_dir, error.message()));
@@ -115,7 +115,7 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
   CaseFile case_file{failure_case(failure, saved.shrunk, seed, fill), {}, {}};
   if (shrink_it && failure.kind == FailureKind::mismatch)
     saved.neighbours = neighbour_table(case_file.conv_case, *failing, failure.direction, run_timeout_s);
-  case_file.finding = FindingRecord{{}, {}, {}, outcome.implementation, {}};
+  case_file.finding = FindingRecord{.implementation = outcome.implementation};
   const Reference reference = compute_reference(case_file.conv_case);
   for (const Strategy &strategy : strategies)
     for (Direction direction : all_directions) {

@@ -25,22 +25,6 @@ std::string to_string(Verdict verdict) {
   return "?";
 }
 
-std::string to_string(FailureKind kind) {
-  switch (kind) {
-  case FailureKind::mismatch: return "mismatch";
-  case FailureKind::crash: return "crash";
-  case FailureKind::timeout: return "timeout";
-  }
-  return "?";
-}
-
-FailureKind parse_failure_kind(const std::string &name) {
-  for (FailureKind kind : {FailureKind::mismatch, FailureKind::crash, FailureKind::timeout})
-    if (name == to_string(kind)) return kind;
-  if (name.empty()) return FailureKind::mismatch;
-  throw InputError(fmt::format("unknown failure kind '{}' (mismatch, crash or timeout)", name));
-}
-
 Outcome judge(const std::string &name, Direction direction, const Tensor &got, const DirectionReference &reference) {
   Outcome outcome{name, direction, Verdict::failed, {}, {}, {}};
   if (got.empty()) {

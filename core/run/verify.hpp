@@ -11,19 +11,13 @@
 #include "core/numerics/diff.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/run/strategy.hpp"
+#include "core/storage/failure_kind.hpp"
 
 namespace convcheck {
 
 /// held_back: not run, for a known library bug its version has (core/run/known_bug.hpp); counted apart from skips.
 enum class Verdict { passed, weak, failed, skipped, held_back };
 std::string to_string(Verdict verdict);
-
-/// How a failed run failed: a wrong answer (or none, or a throw), a crash of the process running it, or no answer
-/// within the per-case timeout. Crashes and timeouts are only seen when strategies run in forked workers.
-enum class FailureKind { mismatch, crash, timeout };
-std::string to_string(FailureKind kind);
-/// The kind named by to_string; "" (a file from before kinds were recorded) is a mismatch. Throws InputError.
-FailureKind parse_failure_kind(const std::string &name);
 
 struct Outcome {
   std::string strategy;

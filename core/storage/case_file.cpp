@@ -371,10 +371,20 @@ private:
     auto optional = [&](const char *name) {
       return H5Aexists(finding.get(), name) > 0 ? string_attribute(finding.get(), "/finding/", name) : std::string();
     };
-    result.finding = FindingRecord{optional("strategy"), optional("direction"), optional("problem"),
-                                   optional("implementation"), optional("kind"), optional("upstream"),
-                                   parse_neighbour_rows(optional("neighbours"),
-                                                        fmt::format("case file {}: attribute /finding/neighbours", path_))};
+    const std::string what = fmt::format("case file {}: attribute /finding/", path_);
+    FailureKind kind = FailureKind::mismatch;
+    try {
+      kind = parse_failure_kind(optional("kind"));
+    } catch (const InputError &error) {
+      throw InputError(what + "kind: " + error.what());
+    }
+    result.finding = FindingRecord{optional("strategy"),
+                                   parse_direction(optional("direction"), what + "direction"),
+                                   optional("problem"),
+                                   optional("implementation"),
+                                   kind,
+                                   optional("upstream"),
+                                   parse_neighbour_rows(optional("neighbours"), what + "neighbours")};
   }
 
   std::string path_;
@@ -500,10 +510,10 @@ public:
     if (case_file.finding) {
       Hdf5Handle finding = group(root, "finding");
       string_attribute(finding.get(), "strategy", case_file.finding->strategy);
-      string_attribute(finding.get(), "direction", case_file.finding->direction);
+      string_attribute(finding.get(), "direction", to_string(case_file.finding->direction));
       string_attribute(finding.get(), "problem", case_file.finding->problem);
       string_attribute(finding.get(), "implementation", case_file.finding->implementation);
-      if (!case_file.finding->kind.empty()) string_attribute(finding.get(), "kind", case_file.finding->kind);
+      string_attribute(finding.get(), "kind", to_string(case_file.finding->kind));
       if (!case_file.finding->upstream.empty())
         string_attribute(finding.get(), "upstream", case_file.finding->upstream);
       if (!case_file.finding->neighbours.empty())

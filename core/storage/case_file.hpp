@@ -24,6 +24,7 @@
 
 #include "core/numerics/case.hpp"
 #include "core/problem/direction.hpp"
+#include "core/storage/failure_kind.hpp"
 #include "core/storage/neighbour_rows.hpp"
 
 namespace convcheck {
@@ -31,10 +32,10 @@ namespace convcheck {
 /// Why a case was saved.
 struct FindingRecord {
   std::string strategy;
-  std::string direction;
+  Direction direction = Direction::output;
   std::string problem;        // the diff's or the runner's one-line message
   std::string implementation; // e.g. oneDNN's impl_info_str; may be empty
-  std::string kind;           // "mismatch", "crash" or "timeout" (FailureKind); empty in files from before it
+  FailureKind kind = FailureKind::mismatch; // files from before kinds were recorded have none: a mismatch
   std::string upstream;       // where the library's maintainers track this bug (corpus/upstream/); usually empty
   std::vector<NeighbourRow> neighbours = {}; // the failing region around the case; empty when not computed
 };

@@ -34,7 +34,7 @@ Strategy library(bool fixed) {
 CaseFile upstream_case() {
   CaseFile case_file;
   case_file.conv_case = make_case(parse_descriptor("mb2ic3ih5iw4oc2kh2kw3"), FillMode::exact, 1, 0);
-  case_file.finding = FindingRecord{.strategy = "library", .direction = "grad_weight", .upstream = "frameworks issue 1"};
+  case_file.finding = FindingRecord{.strategy = "library", .direction = Direction::grad_weight, .upstream = "frameworks issue 1"};
   return case_file;
 }
 

@@ -107,7 +107,7 @@ TEST_F(CaseFileTest, RoundTripsConfigInputsResultsAndFinding) {
   const std::string file = path("round.h5");
   CaseFile original{make_case(parse_descriptor("g2mb2ic4ih5iw6oc6kh3kw2pt1pr2_nhwc_ohwi_f64"), FillMode::exact, 5, 9),
                     {},
-                    FindingRecord{"pad_order", "output", "error 1 exceeds bound 0", "ref:any"}};
+                    FindingRecord{"pad_order", Direction::output, "error 1 exceeds bound 0", "ref:any"}};
   original.results["naive"][Direction::grad_weight] = original.conv_case[Role::weight].clone();
   write_case_file(file, original);
   const CaseFile read = read_case_file(file);
@@ -166,7 +166,7 @@ TEST_F(CaseFileTest, KeepsEachDispatchSettingAndReadsAFileWithoutOneAsTheLibrary
 // reads as an empty table, and a malformed row is refused naming the attribute and the row.
 TEST_F(CaseFileTest, KeepsTheNeighbourTableAndReadsAFileWithoutOneAsEmpty) {
   CaseFile found{make_case(parse_descriptor("mb1ic1iw1oc17kw1"), FillMode::exact, 5, 9), {},
-                 FindingRecord{"oc_tail_fwd", "output", "error 4 exceeds bound 0", ""}};
+                 FindingRecord{"oc_tail_fwd", Direction::output, "error 4 exceeds bound 0", ""}};
   write_case_file(path("plain.h5"), found);
   ASSERT_TRUE(read_case_file(path("plain.h5")).finding.has_value());
   EXPECT_TRUE(read_case_file(path("plain.h5")).finding->neighbours.empty());
