@@ -184,6 +184,43 @@ TEST_F(CaseFileTest, KeepsTheNeighbourTableAndReadsAFileWithoutOneAsEmpty) {
                                         file));
 }
 
+// A finding's direction and kind are read once, as a Direction and a FailureKind: an unknown name is refused naming
+// the file and the attribute; a file from before kinds were recorded (no /finding/kind) reads as a mismatch.
+TEST_F(CaseFileTest, ReadsAFindingsDirectionAndKindTypedAndRefusesUnknownNames) {
+  const CaseFile found{make_case(parse_descriptor("mb1ic1iw1oc17kw1"), FillMode::exact, 5, 9), {},
+                       FindingRecord{.strategy = "oc_tail_fwd", .direction = Direction::grad_weight,
+                                     .problem = "crashed", .kind = FailureKind::crash}};
+  const std::string file = path("typed.h5");
+  write_case_file(file, found);
+  EXPECT_EQ(read_case_file(file).finding->direction, Direction::grad_weight);
+  EXPECT_EQ(read_case_file(file).finding->kind, FailureKind::crash);
+
+  const auto mutated = [&](const char *name, const std::function<void(hid_t)> &mutate) {
+    const std::string copy = path(name);
+    fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
+    const hid_t handle = H5Fopen(copy.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    mutate(handle);
+    H5Fclose(handle);
+    return copy;
+  };
+  const std::string old = mutated("old.h5", [](hid_t f) {
+    const hid_t group = H5Gopen2(f, "/finding", H5P_DEFAULT);
+    H5Adelete(group, "kind");
+    H5Gclose(group);
+  });
+  EXPECT_EQ(read_case_file(old).finding->kind, FailureKind::mismatch);
+  const std::string sideways =
+      mutated("sideways.h5", [](hid_t f) { replace_fixed_string_attribute(f, "/finding", "direction", "sideways"); });
+  EXPECT_EQ(error_of(sideways), fmt::format("case file {}: attribute /finding/direction 'sideways' is not output, "
+                                            "grad_data or grad_weight",
+                                            sideways));
+  const std::string melted =
+      mutated("melted.h5", [](hid_t f) { replace_fixed_string_attribute(f, "/finding", "kind", "melted"); });
+  EXPECT_EQ(error_of(melted), fmt::format("case file {}: attribute /finding/kind: unknown failure kind 'melted' "
+                                          "(mismatch, crash or timeout)",
+                                          melted));
+}
+
 TEST_F(CaseFileTest, AcceptsOtherIntegerTypesAndFixedLengthStrings) {
   const std::string file = valid_file([](hid_t handle) {
     replace_int_attribute(handle, "/config", "batch", H5T_STD_U8LE, 2);
