@@ -10,10 +10,10 @@
 //       .run = [](const Case &c, Direction d) { ... return result; },
 //   }};
 //
-// What a strategy supports is opt-in for ops, ranks and formats: a problem whose op, rank or formats it does not list
-// is skipped with the reason, so no strategy computes a 2-D conv on a problem it does not understand. Layouts are the
-// exception: `data_layouts` and `weight_layouts` default to every layout. `run` returns the
-// direction's result in canonical layout and the result's format. A strategy marked `injected` is a
+// What a strategy supports is opt-in, every key of it: a problem whose op, rank, formats or layouts it does not list
+// is skipped with the reason, so no strategy computes a 2-D conv on a problem it does not understand. A strategy that
+// computes from the canonical tensors takes every layout and says so (every_data_layout, every_weight_layout).
+// `run` returns the direction's result in canonical layout and the result's format. A strategy marked `injected` is a
 // deliberately broken variant reproducing a real bug; it runs only when asked for with --inject.
 
 #include <functional>
@@ -48,6 +48,10 @@ RunResults every_direction_failed(Op op, const std::string &error);
 /// Every direction of `op` held back with `detail` (held_back_detail): a known bug every direction reaches.
 RunResults every_direction_held_back(Op op, const std::string &detail);
 
+/// Every layout, what a strategy that reads and writes the canonical tensors takes.
+inline const std::vector<DataLayout> every_data_layout = {DataLayout::ncx, DataLayout::nxc};
+inline const std::vector<WeightLayout> every_weight_layout = {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi};
+
 /// What a strategy declares it can compute. Empty lists support nothing.
 struct Support {
   std::vector<Op> ops;
@@ -59,8 +63,8 @@ struct Support {
   /// Also problems mixing formats, each of them listed in `dtypes`: what an outside implementation declaring the
   /// formats gets (oracles/outside/declared_support.hpp); a built-in strategy computes one format at a time.
   bool mixed_formats = false;
-  std::vector<DataLayout> data_layouts = {DataLayout::ncx, DataLayout::nxc};
-  std::vector<WeightLayout> weight_layouts = {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi};
+  std::vector<DataLayout> data_layouts;
+  std::vector<WeightLayout> weight_layouts;
   bool crops = false;          ///< negative padding
   /// Per axis of the problem's own, the kernel sizes, strides and dilations taken; empty: any (a Winograd kernel
   /// takes kernel 3, stride 1, dilation 1).

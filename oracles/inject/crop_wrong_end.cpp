@@ -23,7 +23,8 @@ const Registration registration{{
     .name = "crop_wrong_end",
     .description = "naive loops that crop (negative padding) at the opposite end of the axis",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = [](const Case &c, Direction direction) {
       return naive_result(crop_at_the_other_end(c.problem), c, direction);
     },

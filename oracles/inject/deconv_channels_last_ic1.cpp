@@ -43,7 +43,8 @@ const Registration registration{{
     .name = "deconv_channels_last_ic1",
     .description = "naive deconv reading a channels-last weight as contiguous when C_in = 1 (PyTorch #99519)",
     .injected = true,
-    .supports = {.ops = {Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = channels_last_ic1,
 }};
 

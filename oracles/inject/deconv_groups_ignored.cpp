@@ -32,7 +32,8 @@ const Registration registration{{
     .name = "deconv_groups_ignored",
     .description = "naive deconv with every group reading the first C_in/G input channels",
     .injected = true,
-    .supports = {.ops = {Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = groups_ignored,
 }};
 

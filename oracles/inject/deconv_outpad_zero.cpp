@@ -33,7 +33,8 @@ const Registration registration{{
     .name = "deconv_outpad_zero",
     .description = "naive deconv with the output_padding rows and columns of the output left zero",
     .injected = true,
-    .supports = {.ops = {Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = outpad_zero,
 }};
 

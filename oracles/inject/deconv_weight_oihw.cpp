@@ -35,7 +35,8 @@ const Registration registration{{
     .name = "deconv_weight_oihw",
     .description = "naive deconv reading each group's IOHW weight block as OIHW",
     .injected = true,
-    .supports = {.ops = {Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = weight_oihw,
 }};
 

@@ -16,7 +16,8 @@ const Registration registration{{
     .name = "depth_stride_from_height",
     .description = "naive loops whose depth stride is the height stride (3-D only)",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run =
         [](const Case &c, Direction direction) {
           Problem misread = c.problem;

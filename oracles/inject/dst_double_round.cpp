@@ -26,7 +26,7 @@ const Registration registration{{
     .injected = true,
     .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {},
                  .precisions = {{DType::bfloat16, DType::bfloat16, DType::bfloat16, DType::float32}},
-                 .crops = true},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = run,
 }};
 

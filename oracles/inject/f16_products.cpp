@@ -22,7 +22,7 @@ const Registration registration{{
     .injected = true,
     .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {},
                  .precisions = precisions_storing(DType::float16),
-                 .crops = true},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = run,
 }};
 

@@ -15,7 +15,8 @@ const Registration registration{{
     .description = "fft convolution without zero padding (circular instead of linear)",
     .injected = true,
     .algorithm = {AlgorithmKind::fft, 0, {}},
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = [](const Case &c, Direction d) { return fft_convolution(c, d, FftOptions{.no_zero_pad = true}); },
 }};
 

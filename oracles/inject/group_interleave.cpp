@@ -16,7 +16,8 @@ const Registration registration{{
     .name = "group_interleave",
     .description = "legalized, with the forward group expansion reading C as [C/G, G] (channel c in group c % G)",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = [](const Case &c, Direction direction) {
       return legalized_result(c, direction, {.forward_interleaved_groups = true});
     },

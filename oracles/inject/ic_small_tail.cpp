@@ -38,7 +38,8 @@ const Registration registration{{
     .description = "naive loops whose forward pass leaves out the last input channel of each group below 16 per "
                    "group (a small-channel vector path stopping one short)",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = [](const Case &c, Direction direction) {
       return direction == Direction::output ? forward_short_of_last_channel(c) : naive_result(c.problem, c, direction);
     },

@@ -41,7 +41,8 @@ const Registration registration{{
     .name = "kw_unroll5",
     .description = "naive loops that drop kernel columns past the fifth (an unrolled width loop without its rest)",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = run,
 }};
 

@@ -26,7 +26,8 @@ const Registration registration{{
     .name = "mb_tail_dgrad",
     .description = "naive loops whose data gradient loses the last image of an odd batch past a block of 2",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = run,
 }};
 

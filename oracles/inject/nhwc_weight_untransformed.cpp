@@ -42,7 +42,8 @@ const Registration registration{{
     .description = "NHWC/HWIO layout-converted loops reading the OIHW weight (and writing its gradient) "
                    "untransformed; ranks 1-3 (NWC/WIO, NDHWC/DHWIO), crops",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .unsupported = nullptr,
     .run = weight_untransformed,
     .implementation = nullptr,

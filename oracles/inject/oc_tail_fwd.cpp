@@ -34,7 +34,8 @@ const Registration registration{{
     .name = "oc_tail_fwd",
     .description = "naive loops whose forward pass skips the output-channel tail after full blocks of 16",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = [](const Case &c, Direction direction) {
       return direction == Direction::output ? forward_without_tail(c) : naive_result(c.problem, c, direction);
     },

@@ -17,7 +17,8 @@ const Registration registration{{
     .name = "pad_order",
     .description = "naive loops with padding read as top, left, bottom, right",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run =
         [](const Case &c, Direction direction) {
           Problem misread = c.problem;

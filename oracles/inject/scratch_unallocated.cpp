@@ -24,7 +24,8 @@ const Registration registration{{
     .name = "scratch_unallocated",
     .description = "naive loops staging padded data in a buffer allocated only for symmetric padding (crashes)",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run =
         [](const Case &c, Direction direction) {
           if (direction != Direction::grad_data && padded(c.problem)) { // the two directions that read padded data

@@ -18,7 +18,8 @@ const Registration registration{{
     .name = "stride_loop_hang",
     .description = "naive loops whose dilated forward path walks rows with != (hangs unless stride divides height)",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run =
         [](const Case &c, Direction direction) {
           const Problem &g = c.problem;

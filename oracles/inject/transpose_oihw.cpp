@@ -16,7 +16,8 @@ const Registration registration{{
     .name = "transpose_oihw",
     .description = "legalized, with grad_data's conv_transpose reading the weight as OIHW per group, not IOHW",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = [](const Case &c, Direction direction) {
       return legalized_result(c, direction, {.dgrad_weight_as_oihw = true});
     },

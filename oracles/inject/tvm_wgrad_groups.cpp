@@ -15,7 +15,8 @@ const Registration registration{{
     .name = "tvm_wgrad_groups",
     .description = "legalized, with grad_weight by TVM's literal formula (wrong channel pairing for 1 < G < C)",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = [](const Case &c, Direction direction) {
       return legalized_result(c, direction, {.wgrad_tvm_channel_order = true});
     },

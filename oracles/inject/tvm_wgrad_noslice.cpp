@@ -17,7 +17,8 @@ const Registration registration{{
     .name = "tvm_wgrad_noslice",
     .description = "legalized, with grad_weight returned at the padded extent [K, C/G, Ph, Pw] (no strided_slice)",
     .injected = true,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .run = [](const Case &c, Direction direction) {
       return legalized_result(c, direction, {.wgrad_no_slice = true});
     },

@@ -357,7 +357,8 @@ const Registration registration{{
     .description = "dedicated direct loops per direction (gathering grad_data, direct wgrad) in the case dtype, "
                    "taps outer and channels inner; ranks 1-3 and crops, all directions",
     .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
-                 .precisions = mixed_precisions(), .crops = true},
+                 .precisions = mixed_precisions(),
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     // A deconv's output is the gathering grad_data loop of its equivalent conv (core/problem/op.hpp), and so on.
     .run = any_op([](const Case &c, Direction direction) {
       return in_accumulation_format(c, direction, [](const Case &widened, Direction d) {

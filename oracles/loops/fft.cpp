@@ -27,7 +27,8 @@ const Registration registration{{
                    "under the normwise FFT bound per signal",
     .in_default_set = false,
     .algorithm = {AlgorithmKind::fft, 0, {}},
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .unsupported = unsupported,
     .run = [](const Case &c, Direction direction) { return fft_convolution(c, direction); },
 }};

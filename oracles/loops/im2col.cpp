@@ -254,7 +254,8 @@ const Registration registration{{
                    "inputs widened to float32); all directions, ranks 1-3 and crops, configs whose column buffer "
                    "fits the tensor cap",
     .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
-                 .precisions = mixed_precisions(), .crops = true},
+                 .precisions = mixed_precisions(),
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .unsupported = any_op_unsupported(unsupported_workspace),
     // bfloat16 and float16 inputs go to sgemm widened, not to OpenBLAS's cblas_sbgemm: OpenBLAS has no float16
     // GEMM, so widening is the one path for both formats, and it computes exactly what the strategy means (stored

@@ -286,7 +286,9 @@ const Support every_rank_support{.ops = {Op::conv, Op::deconv},
                                  .ranks = {1, 2, 3},
                                  .dtypes = {DType::float32, DType::float64},
                                  .precisions = mixed_precisions(),
-                                 .crops = true};
+
+                                 .data_layouts = every_data_layout,
+                                 .weight_layouts = every_weight_layout, .crops = true};
 
 Strategy converted(const char *name, DataLayout data_layout, WeightLayout weight_layout) {
   return Strategy{

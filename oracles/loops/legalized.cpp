@@ -217,7 +217,8 @@ const Registration registration{{
     .name = "legalized",
     .description = "compositions of one plain conv and tensor ops: torch-mlir grouped forward, zero-inserted "
                    "conv_transpose grad_data, TVM conv2d_backward_weight grad_weight, per axis; ranks 1-3, crops",
-    .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}, .crops = true},
+    .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     // A deconv's output is its equivalent conv's grad_data: zero insertion by stride, padding dil*(k-1)-pad (a crop
     // where negative), the kernel flipped and transposed per group, output_padding as extra end padding, then a
     // plain conv (core/problem/op.hpp).

@@ -48,7 +48,8 @@ const Registration registration{{
     .name = "naive",
     .description = "direct definition loops accumulating in the case dtype; all configs, all directions",
     .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
-                 .precisions = mixed_precisions(), .crops = true},
+                 .precisions = mixed_precisions(),
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     // A deconv as its equivalent conv with the roles exchanged (core/problem/op.hpp): the definition's loops.
     .run = any_op([](const Case &c, Direction direction) { return naive_result(c.problem, c, direction); }),
     // The definition's own loop order, kept on purpose: at size it costs several times the reference

@@ -34,7 +34,8 @@ Strategy winograd_strategy(std::string name, std::string description, bool injec
           .injected = injected,
           .in_default_set = false,
           .algorithm = {AlgorithmKind::winograd, 2, {}},
-          .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}, .crops = true},
+          .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
+                       .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
           .unsupported = winograd_strategy_refusal,
           .run_case = std::move(run_case)};
 }

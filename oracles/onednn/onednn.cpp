@@ -200,7 +200,8 @@ const Registration registration{{
                    "back the jit_1x1 weight gradient of strided 1x1 convs on channels-last with under 16 input "
                    "channels per group (oneDNN issue #6035) and two bf16 kernels (docs/findings.md); --run-held-back runs them",
     .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
-                 .precisions = low_precisions(), .crops = true},
+                 .precisions = low_precisions(),
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .unsupported = [](const Problem &problem, Direction) -> std::string {
       // Its deconvolution primitives are checked here in float32 only (tests/oracles/onednn/onednn_test.cpp).
       if (problem.op == Op::deconv && problem.precision != Precision::uniform(DType::float32))

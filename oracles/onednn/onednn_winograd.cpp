@@ -85,7 +85,7 @@ const Registration winograd{{
     .supports = {.ops = {Op::conv},
                  .ranks = {2},
                  .dtypes = {DType::float32},
-                 .kernels = {3},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .kernels = {3},
                  .strides = {1},
                  .dilations = {1}},
     .run_case =
@@ -106,7 +106,8 @@ const Registration automatic{{
     .description = "oneDNN's convolution_auto (oneDNN picks direct or Winograd per problem), blocked layouts, each "
                    "result judged under the class of the kernel it picked; 1-D, 2-D and 3-D, crops as `onednn`",
     .in_default_set = false,
-    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}, .crops = true},
+    .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .unsupported = [](const Problem &problem, Direction) { return onednn_refused_padding(problem); },
     .run_case = [](const Case &c) { return onednn_results_capped(c, OnednnPath::blocked, OnednnAlgorithm::automatic); },
     .identity = identity,

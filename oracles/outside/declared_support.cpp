@@ -53,7 +53,8 @@ std::string family_name(WeightLayout layout) {
 // convcheck later is offered only to those that name it.
 Support full_support() {
   // No format list: float32 and float64, alone or mixed; bfloat16 and float16 must be declared.
-  Support support{.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {}, .mixed_formats = true, .crops = true};
+  Support support{.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {}, .mixed_formats = true,
+                  .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true};
   for (const PrecisionRow &row : classic_precisions())
     if (const auto single = row.precision.single()) support.dtypes.push_back(*single);
   return support;

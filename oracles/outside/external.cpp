@@ -92,7 +92,8 @@ Strategy external_strategy(const ExternalSpec &spec) {
   strategy.outside = true;
   // The command gets case files: v1 for what v1 can hold, v2 otherwise (docs/external.md). A command written
   // against v1 is offered only what v1 holds; one that reads v2 every problem, and exits 77 for what it cannot run.
-  strategy.supports = {.ops = spec.ops, .ranks = {2}, .dtypes = {DType::float32, DType::float64}};
+  strategy.supports = {.ops = spec.ops, .ranks = {2}, .dtypes = {DType::float32, DType::float64},
+                       .data_layouts = every_data_layout, .weight_layouts = every_weight_layout};
   if (spec.case_format >= 2) strategy.supports.ranks = {1, 2, 3}, strategy.supports.crops = true;
   strategy.name = spec.name;
   strategy.description = fmt::format("external command: {}", spec.command);

@@ -117,7 +117,8 @@ namespace convcheck {
 // What a Winograd server declares in its hello ("kernels": [3], "strides": [1], "dilations": [1]) keeps the other
 // shapes away, each axis of the problem's own checked, with the reason.
 TEST(ShapeSupport, KernelsStridesAndDilationsPerAxis) {
-  Support winograd_shapes{.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32}};
+  Support winograd_shapes{.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
+                          .data_layouts = every_data_layout, .weight_layouts = every_weight_layout};
   winograd_shapes.kernels = {3}, winograd_shapes.strides = {1}, winograd_shapes.dilations = {1};
   EXPECT_EQ(winograd_shapes.refusal(parse_descriptor("mb1ic2ih6iw6oc2kh3kw3")), "");
   EXPECT_EQ(winograd_shapes.refusal(parse_descriptor("mb1ic2ih6iw6oc2kh3kw5")), "kernel 5 is not supported (kernels: 3)");

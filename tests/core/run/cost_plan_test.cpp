@@ -19,7 +19,8 @@ static_assert(cost_plan_full_limit == 50'000, "the share below is ceil(5.6e5 / l
 Strategy slow(bool planned) {
   Strategy strategy;
   strategy.name = "slow";
-  strategy.supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}};
+  strategy.supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                       .data_layouts = every_data_layout, .weight_layouts = every_weight_layout};
   strategy.run = [](const Case &c, Direction direction) {
     return Tensor(result_dtype(c.problem, direction), result_shape(c.problem, direction));
   };

@@ -14,7 +14,8 @@ namespace convcheck {
 namespace {
 
 Support winograd_2d() {
-  return {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32}, .kernels = {3}, .strides = {1}, .dilations = {1}};
+  return {.ops = {Op::conv}, .ranks = {2}, .dtypes = {DType::float32}, .data_layouts = every_data_layout,
+          .weight_layouts = every_weight_layout, .kernels = {3}, .strides = {1}, .dilations = {1}};
 }
 
 TEST(FocusShape, DrawsOnlyTheDeclaredKernelsStridesAndDilations) {

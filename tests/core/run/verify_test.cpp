@@ -14,7 +14,8 @@ namespace {
 Strategy run_case_strategy(std::function<RunResults(const Case &)> run_case) {
   Strategy strategy;
   strategy.name = "whole";
-  strategy.supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64}};
+  strategy.supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
+                       .data_layouts = every_data_layout, .weight_layouts = every_weight_layout};
   strategy.run_case = std::move(run_case);
   return strategy;
 }
