@@ -13,6 +13,7 @@
 #   with --no-deps so that nothing floats; the file's header says what it downloads and how large it is):
 #     onnxruntime   ONNX Runtime 1.32 (CPU) with onnx, for the onnxruntime and onnxruntime_nchwc strategies
 #     torch         libtorch 2.15 for the torch and torch_native strategies (cmake -DCONVCHECK_TORCH_WHEEL=ON; opt-in)
+#     openvino      OpenVINO 2026.4 (CPU plugin), for the openvino and openvino_bf16 strategies
 # --list prints the packages of the sets, one a line, and installs nothing. Idempotent: when everything asked for is already installed it only asks dpkg and returns in well under a second.
 set -euo pipefail
 
@@ -38,8 +39,8 @@ interop=(
 fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
 # The PyPI sets, and which Debian sets include them (their tests run in ctest).
-pypi_sets=(onnxruntime torch)
-test_pypi=(onnxruntime)
+pypi_sets=(onnxruntime torch openvino)
+test_pypi=(onnxruntime openvino)
 
 list=false
 if [[ "${1:-}" == --list ]]; then

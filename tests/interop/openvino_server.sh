@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# OpenVINO through oracles/openvino/openvino_server.py, in the venv scripts/install-deps.sh openvino makes
+# (docs/libraries/openvino.md):
+#   1. openvino on CASES focused cases (fuzz --focus): no mismatch, the forward direction judged on most of them, the
+#      gradients skipped saying why (the server declares output only), the bfloat16 results of a CPU without
+#      AVX-512 held back by its known-bug row (oracles/openvino/known_bugs.cpp);
+#   2. openvino_bf16: where the CPU plugin does not honour the bf16 hint (no AVX-512) it declares nothing, and a
+#      focused run says so (exit 2, "formats: none"); where it does, CASES focused cases with no mismatch;
+#   3. an error planted in the adapter's result (CONVCHECK_OV_PLANT_ERROR=1) is found: exit status 1;
+#   4. the OpenVINO bug the known-bug row holds back still shows when run (--run-held-back): exit status 1 on a bf16
+#      conv; a pass there says the bug is fixed (the test then fails, asking for the row's range to be closed).
+# usage: openvino_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
+# Exits 77 (ctest: skipped) where venvs/openvino is absent.
+set -euo pipefail
+convcheck=$1 source_dir=$2 workdir=$3 cases=${4:-300}
+python=$source_dir/venvs/openvino/bin/python
+if ! "$python" -c "import openvino" 2>/dev/null; then
+  echo "skipped: $python cannot import openvino (scripts/install-deps.sh openvino)"
+  exit 77
+fi
+rm -rf "$workdir" && mkdir -p "$workdir"
+server() { echo "$1=$python $source_dir/oracles/openvino/openvino_server.py $1"; }
+avx512=$(grep -qw avx512bw /proc/cpuinfo && echo true || echo false)
+
+focused() { # STRATEGY: a focused campaign, then its report checked
+  local strategy=$1
+  "$convcheck" fuzz --seed 7 --cases "$cases" --threads 2 --strategies naive --external-server "$(server "$strategy")" \
+    --focus "$strategy" --corpus "$workdir/findings-$strategy" --report "$workdir/$strategy.json"
+  /usr/bin/python3 - "$workdir/$strategy.json" "$strategy" "$cases" <<'PY'
+import json, sys
+report, name, cases = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+strategy = report["strategies"][name]
+assert report["cases"] == cases and strategy["failed"] == 0 and not report["failures"], report["failures"][:3]
+output = strategy["directions"]["output"]
+judged = output["passed"] + output["weak"]
+# what may keep a forward result from being judged: a negative pad (the server declares crops so that it is offered
+# deconvs whose output_padding passes their end padding), float32 problems under the bf16 hint, the held-back bug
+allowed = ("unsupported by the server: negative padding: OpenVINO's pads_begin and pads_end are non-negative",
+           "unsupported by the server: float32 tensors under the bf16 inference precision hint")
+assert all(reason.startswith(allowed) for reason in output["skip_reasons"]), output["skip_reasons"]
+held = output.get("held_back", 0)
+assert set(output.get("held_back_bugs", {})) <= {"openvino-bf16-rounding-avx2"}, output
+assert judged >= 0.6 * cases, (judged, output["skip_reasons"])
+for direction in ("grad_data", "grad_weight"):
+    counts = strategy["directions"][direction]
+    assert counts["skipped"] == cases, counts
+    assert any("is not supported (directions: output)" in reason for reason in counts["skip_reasons"]), counts
+print(f"{name}: output judged on {judged} of {cases} cases ({output['passed']} passed, {output['weak']} weak), "
+      f"{held} held back, 0 failed, in {report['elapsed_s']:.1f} s: {strategy['implementation']['description']}")
+PY
+}
+
+focused openvino
+
+if $avx512; then
+  focused openvino_bf16
+else
+  status=0
+  "$convcheck" fuzz --seed 7 --cases 20 --threads 1 --strategies naive --external-server "$(server openvino_bf16)" \
+    --focus openvino_bf16 >"$workdir/bf16.txt" 2>&1 || status=$?
+  if [[ $status != 2 ]] || ! grep -q "formats: none" "$workdir/bf16.txt"; then
+    echo "openvino_server.sh: openvino_bf16 declared something on a CPU without AVX-512 (exit $status):" >&2
+    cat "$workdir/bf16.txt" >&2
+    exit 1
+  fi
+  echo "openvino_bf16: declares nothing on this CPU (no AVX-512: the plugin ignores the bf16 hint), exit 2"
+fi
+
+# The planted error: every output's first element changed. Found, and convcheck exits 1.
+status=0
+CONVCHECK_OV_PLANT_ERROR=1 "$convcheck" fuzz --seed 7 --cases 40 --threads 2 --strategies naive \
+  --external-server "$(server openvino)" --no-shrink --focus openvino \
+  --corpus "$workdir/findings-planted" --report "$workdir/planted.json" >"$workdir/planted.txt" 2>&1 || status=$?
+if [[ $status != 1 ]] || ! grep -q "FAILED openvino output" "$workdir/planted.txt"; then
+  echo "openvino_server.sh: the planted error was not found (exit $status):" >&2
+  cat "$workdir/planted.txt" >&2
+  exit 1
+fi
+echo "the planted error: found (exit 1): $(grep -c '^FAILED openvino output' "$workdir/planted.txt") output finding(s) listed"
+
+# The held-back bug, run: a bfloat16 conv of 3x3 taps over 4 channels, 256 outputs; about a quarter of them end
+# between a bfloat16 and the next even one, which the AVX2 emulation truncates
+# (docs/findings/openvino_bf16_rounding.py shows it without convcheck). Not reached on AVX-512.
+$avx512 && exit 0
+status=0
+"$convcheck" check mb1ic4ih8iw8oc4kh3kw3_bf16:bf16:bf16:f32 --strategies naive --external-server "$(server openvino)" \
+  --no-shrink --run-held-back --corpus "$workdir/findings-held-back" >"$workdir/held_back.txt" 2>&1 || status=$?
+version=$("$python" -c "import openvino; print(openvino.get_version().split('-')[0])")
+if [[ $status != 1 ]] || ! grep -q "FAILED openvino output" "$workdir/held_back.txt"; then
+  echo "openvino_server.sh: the held-back bf16 rounding bug did not show in openvino $version (exit $status):" \
+    "if this version fixed it, end the range of openvino-bf16-rounding-avx2 in oracles/openvino/known_bugs.cpp" >&2
+  cat "$workdir/held_back.txt" >&2
+  exit 1
+fi
+echo "the held-back bf16 rounding bug: still shows in openvino $version (exit 1)"
