@@ -80,6 +80,34 @@ const KnownBugRegistration openvino_bugs{{
                 .why_no_case = "the corpus replays built-in strategies; ctest openvino_server runs this one with the "
                                "hold-back lifted and fails when OpenVINO no longer shows the bug",
             },
+            {
+                .id = "openvino-deconv-1x1-output-padding",
+                // 2026.4.1 run; older releases not run.
+                .versions = {"2026.4", ""},
+                .strategies = {"openvino", "openvino_bf16"},
+                .directions = {Direction::output},
+                .reached =
+                    [](const Case &c, Direction, const Ran &) {
+                      // Every axis a 1-tap kernel at stride 1 whose output_padding gives back what the padding took
+                      // (output size = input size), and some padding at the beginning: the output is not moved.
+                      const Problem &p = c.problem;
+                      if (p.op != Op::deconv) return false;
+                      bool moved = false;
+                      for (int64_t i = p.first_axis(); i < max_ndims; ++i) {
+                        const SpatialAxis &axis = p.axes[i];
+                        if (axis.kernel != 1 || axis.stride != 1 || axis.transposed_out() != axis.in) return false;
+                        moved = moved || axis.pad_begin > 0;
+                      }
+                      return moved;
+                    },
+                .reason = "a deconv of 1-tap kernels at stride 1 whose output_padding makes its output the input's "
+                          "size returns the input times the weight where it is, not moved by pads_begin (the "
+                          "plugin's 1x1 path, jit_gemm_f32 on AVX2)",
+                .upstream = "not reported upstream yet",
+                .docs = "docs/findings.md#openvinos-1x1-deconv-ignores-pads_begin-when-output_padding-restores-the-size",
+                .why_no_case = "the corpus replays built-in strategies; ctest openvino_server runs this one with the "
+                               "hold-back lifted and fails when OpenVINO no longer shows the bug",
+            },
         },
 }};
 
