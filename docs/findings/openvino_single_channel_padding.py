@@ -29,8 +29,8 @@ def run(x, w, pads_begin, pads_end):
                                                               "INFERENCE_NUM_THREADS": 1})
     request = compiled.create_infer_request()
     request.infer({0: x})
-    primitive = [node.get_rt_info()["primitiveType"].astype(str) for node in compiled.get_runtime_model().get_ordered_ops()
-                 if node.get_rt_info()["layerType"].astype(str) == "Convolution"]
+    nodes = [node.get_rt_info() for node in compiled.get_runtime_model().get_ordered_ops()]
+    primitive = [info["primitiveType"].astype(str) for info in nodes if info["layerType"].astype(str) == "Convolution"]
     return request.get_output_tensor(0).data.copy(), primitive[0]
 
 

@@ -41,8 +41,8 @@ const KnownBugRegistration openvino_bugs{{
                       // for the plugin's avx512_core; an AVX-NE-CONVERT host without it is held back needlessly).
                       return c.problem.precision.dst == DType::bfloat16 && !host_has("avx512bw");
                     },
-                .reason = "a bfloat16 result is rounded from float32 by adding (bits & 0x10000) >> 1 before keeping the "
-                          "upper half: truncated where the kept part is even (an error up to one bfloat16 ulp), "
+                .reason = "a bfloat16 result is rounded from float32 by adding (bits & 0x10000) >> 1 before keeping "
+                          "the upper half: truncated where the kept part is even (an error up to one bfloat16 ulp), "
                           "rounded half up where it is odd; the CPU plugin's AVX2/SSE4.1 'round_to_nearest_even "
                           "emulation' (jit_uni_vcvtneps2bf16) and ov::bfloat16::round_to_nearest_even",
                 .upstream = "not reported upstream yet (a reviewer doubted the core formula in openvinotoolkit/"
@@ -104,7 +104,8 @@ const KnownBugRegistration openvino_bugs{{
                           "size returns the input times the weight where it is, not moved by pads_begin (the "
                           "plugin's 1x1 path, jit_gemm_f32 on AVX2)",
                 .upstream = "not reported upstream yet",
-                .docs = "docs/findings.md#openvinos-1x1-deconv-ignores-pads_begin-when-output_padding-restores-the-size",
+                .docs = "docs/findings.md#"
+                        "openvinos-1x1-deconv-ignores-pads_begin-when-output_padding-restores-the-size",
                 .why_no_case = "the corpus replays built-in strategies; ctest openvino_server runs this one with the "
                                "hold-back lifted and fails when OpenVINO no longer shows the bug",
             },

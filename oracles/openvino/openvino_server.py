@@ -139,7 +139,8 @@ def compute(strategy, problem, tensors):
     ran = [node for node in nodes if node[0] in CONV_NODES]
     expected = "bf16" if strategy == "openvino_bf16" else "f32"
     if len(ran) != 1 or ran[0][2] != expected:
-        raise RuntimeError(f"the compiled model runs {ran or 'no convolution'}, not one {expected} convolution: {nodes}")
+        raise RuntimeError(f"the compiled model runs {ran or 'no convolution'}, not one {expected} convolution: "
+                           f"{nodes}")
     src, dst = problem["src_dtype"], problem["dst_dtype"]
     x = ov.Tensor(ELEMENT[src], list(tensors["data"].shape))
     x.data.view(np.uint16 if src == "bfloat16" else x.data.dtype)[...] = tensors["data"]

@@ -79,7 +79,8 @@ if [[ $status != 1 ]] || ! grep -q "FAILED openvino output" "$workdir/planted.tx
   cat "$workdir/planted.txt" >&2
   exit 1
 fi
-echo "the planted error: found (exit 1): $(grep -c '^FAILED openvino output' "$workdir/planted.txt") output finding(s) listed"
+echo "the planted error: found (exit 1): $(grep -c '^FAILED openvino output' "$workdir/planted.txt")" \
+  "output finding(s) listed"
 
 # The held-back bugs, run (each shown without convcheck by a script of docs/findings/).
 version=$("$python" -c "import openvino; print(openvino.get_version().split('-')[0])")
