@@ -4,6 +4,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/problem/precision_table.hpp"
 #include "core/problem/spelling.hpp"
@@ -90,10 +91,13 @@ void print_markdown() {
                listing(strategy->supports.dtypes, [](DType dtype) { return info(dtype).word; }),
                strategy->supports.crops ? "yes" : "no", combinations_in_short(strategy->supports.precisions));
   }
-  // What an outside server takes it declares in its hello, when it starts: the table says where it comes from.
-  for (const Adapter *adapter : adapters())
-    fmt::print("| `{}` | when named (a server; install set `{}`) | as its hello declares |||||\n", adapter->name,
-               adapter->install_set);
+  // What an outside server takes it declares in its hello, when it starts: the table says where it comes from, one
+  // row per install set.
+  std::map<std::string, std::vector<std::string>> by_set;
+  for (const Adapter *adapter : adapters()) by_set[adapter->install_set].push_back("`" + adapter->name + "`");
+  for (const auto &[set, names] : by_set)
+    fmt::print("| {} | when named (server{}; install set `{}`) | as its hello declares |||||\n",
+               fmt::join(names, ", "), names.size() > 1 ? "s" : "", set);
   fmt::print("\nand {} injected bugs (`--inject NAME`); `convcheck strategies` describes each.\n", injected);
 }
 
