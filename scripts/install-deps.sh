@@ -14,6 +14,8 @@
 #     onnxruntime   ONNX Runtime 1.32 (CPU) with onnx, for the onnxruntime and onnxruntime_nchwc strategies
 #     torch         libtorch 2.15 for the torch and torch_native strategies (cmake -DCONVCHECK_TORCH_WHEEL=ON; opt-in)
 #     openvino      OpenVINO 2026.4 (CPU plugin), for the openvino and openvino_bf16 strategies
+#     litert        LiteRT 2.3 (ai-edge-litert, no TensorFlow), for the litert_xnnpack, litert_builtin and litert_reference
+#                   strategies
 # --list prints the packages of the sets, one a line, and installs nothing. Idempotent: when everything asked for is already installed it only asks dpkg and returns in well under a second.
 set -euo pipefail
 
@@ -39,8 +41,8 @@ interop=(
 fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
 # The PyPI sets, and which Debian sets include them (their tests run in ctest).
-pypi_sets=(onnxruntime torch openvino)
-test_pypi=(onnxruntime openvino)
+pypi_sets=(onnxruntime torch openvino litert)
+test_pypi=(onnxruntime openvino litert)
 
 list=false
 if [[ "${1:-}" == --list ]]; then
