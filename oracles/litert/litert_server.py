@@ -13,9 +13,10 @@ memory without TensorFlow (tflite_model.py: the TFLite schema module ai-edge-lit
 package): the data a float32 graph input in NHWC (NDHWC), the weight a constant buffer in TFLite's filter layout,
 and the operators a converter writes: CONV_2D (grouped where groups > 1 and not depthwise), DEPTHWISE_CONV_2D (groups
 == in_channels > 1), CONV_3D, TRANSPOSE_CONV, CONV_3D_TRANSPOSE; SAME or VALID padding where the problem's is exactly
-that, else a PAD (or SLICE, a crop) before a VALID conv, or a SLICE and PAD after a VALID deconv; 1-D as 2-D with a
-height of 1. The same model bytes run on each strategy's op resolver in an Interpreter of one thread; the output is
-converted back to convcheck's channels-first layout, as LiteRT computed it.
+that, else a PAD (and a SLICE for a crop) before a VALID conv, or a PAD and SLICE after a VALID deconv; 1-D as 2-D
+with a height of 1. The same model bytes run on each strategy's op resolver in an Interpreter of one thread
+(convcheck runs cases in parallel already); the output is converted back to convcheck's channels-first layout, as
+LiteRT computed it.
 
 What it declares (the hello), and why:
 - ops conv and deconv, `"directions": ["output"]`: the Interpreter runs inference only;
@@ -37,6 +38,9 @@ operator is LiteRT's choice, not a wrong answer, and the builtin kernel that the
 Environment (for tests and campaigns):
   CONVCHECK_LITERT_PLANT_ERROR=1   a deliberate error: the first element of every output is changed, so a campaign
                                    must find it (tests/interop/litert_server.sh)
+  CONVCHECK_LITERT_THREADS=N      N threads for the Interpreter instead of 1: XNNPACK's thread pool; for the builtin
+                                   CONV_2D the multithreaded Eigen kernel (tflite/kernels/conv.cc takes it only where
+                                   recommended_num_threads != 1 and the conv is not dilated)
   CONVCHECK_LITERT_GRAPHS=FILE     append one JSON line a case to FILE: the problem, the Interpreter's nodes (the
                                    model's operators, then a DELEGATE node for each part the XNNPACK delegate took)
                                    and, for litert_xnnpack, the operators the delegate left to the builtin kernels
@@ -65,8 +69,12 @@ DESCRIPTIONS = {"litert_xnnpack": "OpResolverType.AUTO: the XNNPACK delegate",
                 "litert_reference": "BUILTIN_REF: the reference kernels"}
 
 
+THREADS = int(os.environ.get("CONVCHECK_LITERT_THREADS", "1"))
+
+
 def interpreter(model_bytes, strategy):
-    it = Interpreter(model_content=model_bytes, experimental_op_resolver_type=RESOLVERS[strategy], num_threads=1)
+    it = Interpreter(model_content=model_bytes, experimental_op_resolver_type=RESOLVERS[strategy],
+                     num_threads=THREADS)
     it.allocate_tensors()  # the default delegate is applied here, and each kernel prepared
     return it
 
@@ -139,7 +147,8 @@ def compute(strategy, problem, tensors):
 def main(strategy):
     ranks = [1, 2] if strategy == "litert_xnnpack" else [1, 2, 3]
     serve(lambda problem, tensors: compute(strategy, problem, tensors), name="litert",
-          version=f"ai-edge-litert {litert_version} ({DESCRIPTIONS[strategy]}, 1 thread)",
+          version=f"ai-edge-litert {litert_version} ({DESCRIPTIONS[strategy]}, {THREADS} thread"
+                  + ("s)" if THREADS > 1 else ")"),
           supports={"ops": ["conv", "deconv"], "ranks": ranks, "dtypes": ["float32"], "data_layouts": ["ncx"],
                     "weight_layouts": ["oix"], "crops": True, "directions": ["output"]})
 

@@ -151,8 +151,9 @@ def conv_model(problem, weight):
     bias = np.zeros(c_out, np.float32)
     if len(spatial) == 3:
         if groups != 1:
-            raise Unexpressible("grouped 3-D convolution: CONV_3D's filter is [kd, kh, kw, in_channels, "
-                                "out_channels] with in_channels the input's (LiteRT: \"input channel mismatch\")")
+            raise Unexpressible("grouped 3-D convolution: CONV_3D has no groups, its filter's in_channels must be "
+                                "the input's (LiteRT 2.3.0, a grouped filter: \"tflite/kernels/conv3d.cc:129 "
+                                "input->dims->data[4] != filter->dims->data[3]\")")
         w = writer.tensor(weight.shape[2:] + weight.shape[1::-1], "W", weight.transpose(2, 3, 4, 1, 0))
         options = schema.Conv3DOptionsT()
         options.padding = padding
@@ -202,15 +203,17 @@ def deconv_model(problem, weight):
     pad_begin, pad_end = list(problem["pad_begin"]), list(problem["pad_end"])
     output_padding = list(problem.get("output_padding", [0] * ndims))
     if groups != 1:
-        raise Unexpressible("grouped transposed convolution: TRANSPOSE_CONV's filter is [out_channels, kh, kw, "
-                            "in_channels] with in_channels the input's, and it has no groups")
+        raise Unexpressible("grouped transposed convolution: TRANSPOSE_CONV and CONV_3D_TRANSPOSE have no groups, "
+                            "their filter's in_channels must be the input's (LiteRT 2.3.0, a grouped filter: "
+                            "\"tflite/kernels/transpose_conv.cc:413 SizeOfDimension(input, 3) != "
+                            "SizeOfDimension(weights, 3)\")")
     if ndims == 1:
         spatial, kernel, stride, dilation = [1] + spatial, [1] + kernel, [1] + stride, [1] + dilation
         pad_begin, pad_end, output_padding = [0] + pad_begin, [0] + pad_end, [0] + output_padding
         weight = weight[:, :, None]
     if len(spatial) == 2 and any(d != 1 for d in dilation):
-        raise Unexpressible("dilation in a 1-D or 2-D transposed convolution: TRANSPOSE_CONV's TransposeConvOptions have "
-                            "no dilation (padding, stride_w, stride_h, fused_activation_function only)")
+        raise Unexpressible("dilation in a 1-D or 2-D transposed convolution: TRANSPOSE_CONV's TransposeConvOptions "
+                            "have no dilation (padding, stride_w, stride_h, fused_activation_function only)")
     out = [(i - 1) * s - b - e + d * (k - 1) + p + 1 for i, s, b, e, d, k, p in
            zip(spatial, stride, pad_begin, pad_end, dilation, kernel, output_padding)]
     full = [(i - 1) * s + d * (k - 1) + 1 for i, s, d, k in zip(spatial, stride, dilation, kernel)]

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# LiteRT through oracles/litert/litert_server.py, in the venv scripts/install-deps.sh litert makes
+# (docs/libraries/litert.md):
+#   1. each strategy (litert_xnnpack, litert_builtin, litert_reference) on CASES focused cases (fuzz --focus): no
+#      mismatch, the forward direction judged on most of them, the gradients skipped saying why (the server declares
+#      output only), and every other skip one of the server's stated reasons (what TFLite cannot express, an
+#      operator the XNNPACK delegate leaves to the builtin kernels);
+#   2. an error planted in the adapter's result (CONVCHECK_LITERT_PLANT_ERROR=1) is found: exit status 1.
+# The servers are named with --external-server, each the command its row in oracles/litert/adapters.cpp runs, so the
+# test runs the same with a convcheck built before the rows.
+# usage: litert_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
+# Exits 77 (ctest: skipped) where venvs/litert is absent.
+set -euo pipefail
+convcheck=$1 source_dir=$2 workdir=$3 cases=${4:-300}
+python=$source_dir/venvs/litert/bin/python
+script=$source_dir/oracles/litert/litert_server.py
+if ! "$python" -c "import ai_edge_litert.interpreter, flatbuffers" 2>/dev/null; then
+  echo "skipped: $python cannot import ai_edge_litert and flatbuffers (scripts/install-deps.sh litert)"
+  exit 77
+fi
+rm -rf "$workdir" && mkdir -p "$workdir"
+
+for strategy in litert_xnnpack litert_builtin litert_reference; do
+  "$convcheck" fuzz --seed 7 --cases "$cases" --threads 2 --strategies naive \
+    --external-server "$strategy=$python $script $strategy" --focus "$strategy" \
+    --corpus "$workdir/findings-$strategy" --report "$workdir/$strategy.json"
+  /usr/bin/python3 - "$workdir/$strategy.json" "$strategy" "$cases" <<'PY'
+import json, sys
+report, name, cases = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+strategy = report["strategies"][name]
+assert report["cases"] == cases and strategy["failed"] == 0 and not report["failures"], report["failures"][:3]
+output = strategy["directions"]["output"]
+judged = output["passed"] + output["weak"]
+# what TFLite cannot express (tflite_model.py), and an operator the XNNPACK delegate declines
+allowed = ("unsupported by the server: grouped transposed convolution: TRANSPOSE_CONV and CONV_3D_TRANSPOSE have no",
+           "unsupported by the server: dilation in a 1-D or 2-D transposed convolution:",
+           "unsupported by the server: grouped 3-D convolution: CONV_3D has no groups",
+           "unsupported by the server: the XNNPACK delegate did not take")
+assert all(reason.startswith(allowed) for reason in output["skip_reasons"]), output["skip_reasons"]
+declined = sum(count for reason, count in output["skip_reasons"].items() if "XNNPACK delegate did not" in reason)
+assert name == "litert_xnnpack" or declined == 0, output
+assert declined <= 0.01 * cases, (declined, output["skip_reasons"])
+assert judged >= 0.6 * cases, (judged, output["skip_reasons"])
+for direction in ("grad_data", "grad_weight"):
+    counts = strategy["directions"][direction]
+    assert counts["skipped"] == cases, counts
+    assert any("is not supported (directions: output)" in reason for reason in counts["skip_reasons"]), counts
+print(f"{name}: output judged on {judged} of {cases} cases ({output['passed']} passed, {output['weak']} weak), "
+      f"{declined} left by the delegate, 0 failed, in {report['elapsed_s']:.1f} s: "
+      f"{strategy['implementation']['description']}")
+PY
+done
+
+# The planted error: every output's first element changed. Found, and convcheck exits 1.
+status=0
+CONVCHECK_LITERT_PLANT_ERROR=1 "$convcheck" fuzz --seed 7 --cases 40 --threads 2 --strategies naive \
+  --external-server "litert_builtin=$python $script litert_builtin" --no-shrink --focus litert_builtin \
+  --corpus "$workdir/findings-planted" --report "$workdir/planted.json" >"$workdir/planted.txt" 2>&1 || status=$?
+if [[ $status != 1 ]] || ! grep -q "FAILED litert_builtin output" "$workdir/planted.txt"; then
+  echo "litert_server.sh: the planted error was not found (exit $status):" >&2
+  cat "$workdir/planted.txt" >&2
+  exit 1
+fi
+echo "the planted error: found (exit 1): $(grep -c '^FAILED litert_builtin output' "$workdir/planted.txt")" \
+  "output finding(s) listed"
