@@ -38,10 +38,11 @@ operator is LiteRT's choice, not a wrong answer, and the builtin kernel that the
 Environment (for tests and campaigns):
   CONVCHECK_LITERT_PLANT_ERROR=1   a deliberate error: the first element of every output is changed, so a campaign
                                    must find it (tests/interop/litert_server.sh)
-  CONVCHECK_LITERT_THREADS=N      N threads for the Interpreter instead of 1: XNNPACK's thread pool; for the builtin
+  CONVCHECK_LITERT_THREADS=N       N threads for the Interpreter instead of 1: XNNPACK's thread pool; for the builtin
                                    CONV_2D the multithreaded Eigen kernel (tflite/kernels/conv.cc takes it only where
                                    recommended_num_threads != 1 and the conv is not dilated)
-  CONVCHECK_LITERT_GRAPHS=FILE     append one JSON line a case to FILE: the problem, the Interpreter's nodes (the
+  CONVCHECK_LITERT_GRAPHS=FILE     append one JSON line a case to FILE: the problem, the model's operators (a
+                                   convolution's with its padding, "CONV_2D SAME"), the Interpreter's nodes (the
                                    model's operators, then a DELEGATE node for each part the XNNPACK delegate took)
                                    and, for litert_xnnpack, the operators the delegate left to the builtin kernels
 """
@@ -117,7 +118,7 @@ def compute(strategy, problem, tensors):
         raise Unsupported(f"formats {problem['src_dtype']}, {problem['weight_dtype']} -> {problem['dst_dtype']}")
     weight = np.ascontiguousarray(tensors["weight"], np.float32)
     try:
-        model_bytes, x_shape, y_shape = (conv_model if op == "conv" else deconv_model)(problem, weight)
+        model_bytes, x_shape, y_shape, plan = (conv_model if op == "conv" else deconv_model)(problem, weight)
     except Unexpressible as reason:
         raise Unsupported(str(reason))
     x = np.ascontiguousarray(np.moveaxis(np.asarray(tensors["data"], np.float32), 1, -1)).reshape(x_shape)
@@ -126,7 +127,7 @@ def compute(strategy, problem, tensors):
     graphs = os.environ.get("CONVCHECK_LITERT_GRAPHS")
     if graphs:
         with open(graphs, "a") as log:
-            log.write(json.dumps({"problem": problem, "nodes": nodes(it), "undelegated": left}) + "\n")
+            log.write(json.dumps({"problem": problem, "model": plan, "nodes": nodes(it), "undelegated": left}) + "\n")
     if left:
         raise Unsupported(f"the XNNPACK delegate did not take {', '.join(left)} (LiteRT runs it on the builtin "
                           "kernel, which litert_builtin checks)")

@@ -27,6 +27,8 @@ from ai_edge_litert import schema_py_generated as schema
 
 OPS = schema.BuiltinOperator
 OPTIONS = schema.BuiltinOptions
+OP_NAMES = {code: name for name, code in vars(OPS).items() if not name.startswith("_")}
+PADDING_NAMES = {schema.Padding.SAME: "SAME", schema.Padding.VALID: "VALID"}
 PLACEHOLDER_FOR_GREATER_OP_CODES = 127  # deprecated_builtin_code of every operator numbered above it
 TFLITE_FILE_IDENTIFIER = b"TFL3"
 
@@ -49,6 +51,7 @@ class ModelWriter:
     def __init__(self):
         self.buffers = [schema.BufferT()]  # buffer 0: the empty buffer every non-constant tensor points at
         self.tensors, self.operators, self.codes = [], [], []
+        self.plan = []  # the operators written, by name, a convolution's with its padding: "PAD", "CONV_2D VALID"
 
     def tensor(self, shape, name, data=None, element=schema.TensorType.FLOAT32):
         t = schema.TensorT()
@@ -73,8 +76,11 @@ class ModelWriter:
         op.opcodeIndex, op.inputs, op.outputs = self.codes.index(code), list(inputs), list(outputs)
         op.builtinOptionsType, op.builtinOptions = options_type, options
         self.operators.append(op)
+        padding = getattr(options, "padding", None)
+        self.plan.append(OP_NAMES[code] + (f" {PADDING_NAMES[padding]}" if padding is not None else ""))
 
     def finish(self, inputs, outputs):
+        """The .tflite model's bytes."""
         graph = schema.SubGraphT()
         graph.tensors, graph.operators, graph.inputs, graph.outputs = self.tensors, self.operators, inputs, outputs
         model = schema.ModelT()
@@ -127,7 +133,8 @@ def conv_padding(problem, in_size, kernel):
 
 
 def conv_model(problem, weight):
-    """CONV_2D, DEPTHWISE_CONV_2D or CONV_3D: (model bytes, TFLite input shape, names of the operators)."""
+    """CONV_2D, DEPTHWISE_CONV_2D or CONV_3D: (model bytes, TFLite input shape, output shape, the operators written:
+    ModelWriter.plan)."""
     ndims, groups = int(problem["ndims"]), int(problem["groups"])
     n, c_in, c_out = int(problem["batch"]), int(problem["in_channels"]), int(problem["out_channels"])
     spatial, kernel = list(problem["in_size"]), list(weight.shape[2:])
@@ -177,7 +184,7 @@ def conv_model(problem, weight):
         options.dilationHFactor, options.dilationWFactor = dilation
         writer.operator(OPS.CONV_2D, [tensor, w, writer.tensor([c_out], "B", bias)], [y],
                         OPTIONS.Conv2DOptions, options)
-    return writer.finish([x], [y]), x_shape, y_shape
+    return writer.finish([x], [y]), x_shape, y_shape, writer.plan
 
 
 def deconv_padding(problem, in_size, kernel, out_size):
@@ -195,7 +202,7 @@ def deconv_padding(problem, in_size, kernel, out_size):
 
 
 def deconv_model(problem, weight):
-    """TRANSPOSE_CONV or CONV_3D_TRANSPOSE: (model bytes, TFLite input shape, output shape)."""
+    """TRANSPOSE_CONV or CONV_3D_TRANSPOSE: (model bytes, TFLite input shape, output shape, ModelWriter.plan)."""
     ndims, groups = int(problem["ndims"]), int(problem["groups"])
     n, c_in, c_out = int(problem["batch"]), int(problem["in_channels"]), int(problem["out_channels"])
     spatial, kernel = list(problem["in_size"]), list(weight.shape[2:])
@@ -246,4 +253,4 @@ def deconv_model(problem, weight):
         begin = [-b for b in pad_begin]
         end = [o - (f - b) for o, f, b in zip(out, full, pad_begin)]
         y, y_shape = pad_and_slice(writer, y_full, y_full_shape, begin, end, "Y")
-    return writer.finish([x], [y]), x_shape, y_shape
+    return writer.finish([x], [y]), x_shape, y_shape, writer.plan
