@@ -5,7 +5,11 @@
 #      mismatch, the forward direction judged on most of them, the gradients skipped saying why (the server declares
 #      output only), and every other skip one of the server's stated reasons (what TFLite cannot express, an
 #      operator the XNNPACK delegate leaves to the builtin kernels);
-#   2. an error planted in the adapter's result (CONVCHECK_LITERT_PLANT_ERROR=1) is found: exit status 1.
+#   2. an error planted in the adapter's result (CONVCHECK_LITERT_PLANT_ERROR=1) is found: exit status 1;
+#   3. the LiteRT bugs its known-bug rows hold back (oracles/litert/known_bugs.cpp) still show when run
+#      (--run-held-back): the depthwise conv past 4,832 output channels times out, the two-thread CONV_2D with SAME
+#      padding and a filter as large as the input fails; a pass there says the bug is fixed (the test then fails,
+#      asking for the row's range to be closed).
 # The servers are named with --external-server, each the command its row in oracles/litert/adapters.cpp runs, so the
 # test runs the same with a convcheck built before the rows.
 # usage: litert_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
@@ -41,6 +45,7 @@ declined = sum(count for reason, count in output["skip_reasons"].items() if "XNN
 assert name == "litert_xnnpack" or declined == 0, output
 assert declined <= 0.01 * cases, (declined, output["skip_reasons"])
 assert judged >= 0.6 * cases, (judged, output["skip_reasons"])
+assert set(output.get("held_back_bugs", {})) <= {"litert-depthwise-wide-output-hang"}, output
 for direction in ("grad_data", "grad_weight"):
     counts = strategy["directions"][direction]
     assert counts["skipped"] == cases, counts
@@ -63,3 +68,29 @@ if [[ $status != 1 ]] || ! grep -q "FAILED litert_builtin output" "$workdir/plan
 fi
 echo "the planted error: found (exit 1): $(grep -c '^FAILED litert_builtin output' "$workdir/planted.txt")" \
   "output finding(s) listed"
+
+# The held-back bugs, run (docs/findings/litert_*.py show each with LiteRT alone).
+version=$("$python" -c "import ai_edge_litert; print(ai_edge_litert.__version__)")
+status=0
+"$convcheck" check g2mb1ic2ih1iw1oc4834kh1kw1 --strategies naive --external-server "litert_builtin=$python $script \
+  litert_builtin" --external-timeout 5 --no-shrink --run-held-back --corpus "$workdir/findings-hang" \
+  >"$workdir/hang.txt" 2>&1 || status=$?
+if [[ $status != 1 ]] || ! grep -q "timed out after 5 s" "$workdir/hang.txt"; then
+  echo "litert_server.sh: the depthwise hang did not show in ai-edge-litert $version (exit $status): if this version" \
+    "fixed it, end the range of litert-depthwise-wide-output-hang in oracles/litert/known_bugs.cpp" >&2
+  cat "$workdir/hang.txt" >&2
+  exit 1
+fi
+echo "the held-back depthwise hang past 4,832 output channels: still shows in ai-edge-litert $version (exit 1)"
+status=0
+CONVCHECK_LITERT_THREADS=2 "$convcheck" check mb1ic1iw2oc1kw2pr1 --strategies naive --external-server \
+  "litert_builtin=$python $script litert_builtin" --no-shrink --run-held-back --corpus "$workdir/findings-eigen" \
+  >"$workdir/eigen.txt" 2>&1 || status=$?
+if [[ $status != 1 ]] || ! grep -q "FAILED litert_builtin output" "$workdir/eigen.txt"; then
+  echo "litert_server.sh: the two-thread CONV_2D bug did not show in ai-edge-litert $version (exit $status): if" \
+    "this version fixed it, end the range of litert-eigen-conv-same-full-filter in oracles/litert/known_bugs.cpp" >&2
+  cat "$workdir/eigen.txt" >&2
+  exit 1
+fi
+echo "the held-back two-thread CONV_2D with SAME padding and a full filter: still shows in ai-edge-litert $version" \
+  "(exit 1)"
