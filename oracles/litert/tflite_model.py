@@ -220,7 +220,8 @@ def deconv_model(problem, weight):
         weight = weight[:, :, None]
     if len(spatial) == 2 and any(d != 1 for d in dilation):
         raise Unexpressible("dilation in a 1-D or 2-D transposed convolution: TRANSPOSE_CONV's TransposeConvOptions "
-                            "have no dilation (padding, stride_w, stride_h, fused_activation_function only)")
+                            "have no dilation (padding, stride_w, stride_h, fused_activation_function, "
+                            "quantized_bias_type)")
     out = [(i - 1) * s - b - e + d * (k - 1) + p + 1 for i, s, b, e, d, k, p in
            zip(spatial, stride, pad_begin, pad_end, dilation, kernel, output_padding)]
     full = [(i - 1) * s + d * (k - 1) + 1 for i, s, d, k in zip(spatial, stride, dilation, kernel)]
