@@ -16,6 +16,7 @@
 #     openvino      OpenVINO 2026.4 (CPU plugin), for the openvino and openvino_bf16 strategies
 #     litert        LiteRT 2.3 (ai-edge-litert, no TensorFlow), for the litert_xnnpack, litert_builtin and litert_reference
 #                   strategies
+#     jax           JAX and jaxlib 0.10.2 (XLA:CPU) for the jax, jax_eigen and jax_ynn strategies
 # --list prints the packages of the sets, one a line, and installs nothing. Idempotent: when everything asked for is already installed it only asks dpkg and returns in well under a second.
 set -euo pipefail
 
@@ -41,8 +42,8 @@ interop=(
 fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
 # The PyPI sets, and which Debian sets include them (their tests run in ctest).
-pypi_sets=(onnxruntime torch openvino litert)
-test_pypi=(onnxruntime openvino litert)
+pypi_sets=(onnxruntime torch openvino litert jax)
+test_pypi=(onnxruntime openvino litert jax)
 
 list=false
 if [[ "${1:-}" == --list ]]; then

@@ -1,0 +1,80 @@
+// JAX's (XLA:CPU's) known bugs: the rows that hold a direction of its strategies back (core/run/known_bug.hpp). Its
+// strategies are outside servers, so verification asks the table before the server is sent the case
+// (core/run/verify.cpp), and each row decides from the problem alone. The version compared is jaxlib's, which carries
+// XLA (the adapter's version probe: "jax 0.10.2 jaxlib 0.10.2"; asked once per process, and only when a row is
+// reached).
+
+#include <string>
+#include <utility>
+
+#include "core/run/known_bug.hpp"
+#include "oracles/outside/adapter.hpp"
+
+namespace convcheck {
+
+namespace {
+
+std::string jaxlib_version() {
+  static const std::string version = [] {
+    const Adapter *adapter = find_adapter("jax");
+    const std::string said = adapter != nullptr ? adapter_status(*adapter).version : "";
+    const size_t at = said.find("jaxlib ");
+    return at == std::string::npos ? std::string() : said.substr(at + 7);
+  }();
+  return version;
+}
+
+/// The low and high padding, on one axis, of the convolution XLA runs for `direction` of the problem, as JAX writes
+/// it: the forward conv itself; its data gradient by JAX's _conv_general_vjp_lhs_padding, its weight gradient by
+/// _conv_general_vjp_rhs_padding (jax/_src/lax/convolution.py); a deconv as jax_server.py builds it (the data
+/// gradient of its equivalent conv) and the gradients of that.
+std::pair<int64_t, int64_t> xla_padding(const Problem &p, const SpatialAxis &axis, Direction direction) {
+  const int64_t span = axis.dilation * (axis.kernel - 1);
+  if (p.op == Op::deconv) {
+    if (direction == Direction::grad_data) return {axis.pad_begin, axis.pad_end - axis.output_padding};
+    return {span - axis.pad_begin, span - axis.pad_end + axis.output_padding};
+  }
+  const int64_t remainder = (axis.in + axis.pad_begin + axis.pad_end - span - 1) % axis.stride;
+  if (direction == Direction::output) return {axis.pad_begin, axis.pad_end};
+  if (direction == Direction::grad_data) return {span - axis.pad_begin, span - axis.pad_end + remainder};
+  return {axis.pad_begin, axis.pad_end - remainder};
+}
+
+const KnownBugRegistration jax_bugs{{
+    .library = "JAX (jaxlib's XLA:CPU)",
+    .version = jaxlib_version,
+    .rows =
+        {
+            {
+                .id = "xla-cpu-eigen-negative-low-padding",
+                // seen in jaxlib 0.10.2, the only version run (docs/libraries/jax.md); older ones not run
+                .versions = {"0.10.2", ""},
+                .strategies = {"jax", "jax_eigen"},
+                .directions = {Direction::output, Direction::grad_data, Direction::grad_weight},
+                .reached =
+                    [](const Case &c, Direction direction, const Ran &) {
+                      const Problem &p = c.problem;
+                      // f64 convolutions (f64, f32_f64acc) run on XLA's loops, which are right; every other row
+                      // is an f32 convolution that Eigen may take
+                      if (p.precision.acc == DType::float64) return false;
+                      for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
+                        const auto [low, high] = xla_padding(p, p.axes[a], direction);
+                        if (low < 0 && high > 0) return true;
+                      }
+                      return false;
+                    },
+                .reason = "XLA:CPU's Eigen convolution (f32, f16) with a negative low and a positive high padding on "
+                          "an axis takes the unpadded fast path: the output rows that should be padding read the "
+                          "next image's rows or memory past the input (wrong values, an out-of-bounds read)",
+                .upstream = "openxla/xla#48713 (open; the fix openxla/xla#48748 is an open pull request)",
+                .docs = "docs/findings.md#xlacpus-eigen-convolution-with-a-negative-low-and-positive-high-padding-"
+                        "reads-out-of-bounds-jax-0102",
+                .why_no_case = "the corpus replays built-in strategies; ctest jax_server runs this one with the "
+                               "hold-back lifted and fails when XLA no longer shows the bug",
+            },
+        },
+}};
+
+} // namespace
+
+} // namespace convcheck
