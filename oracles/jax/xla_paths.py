@@ -39,6 +39,8 @@ def eigen_takes(line, element_type, layout):
     if element_type not in ("f16", "f32") or "rhs_reversal" in line or labels is None:
         return False
     spatial = "".join(str(axis) for axis in range(len(labels.group(3)) - 2))
+    if not 1 <= len(spatial) <= 3:  # a grouped weight gradient XLA rewrote with an extra spatial axis, say
+        return False
     if labels.groups() != (f"b{spatial}f", f"{spatial}io", f"b{spatial}f"):
         return False
     axes = [int(axis) for axis in layout.strip("{}").split(",")] if layout else []
