@@ -191,6 +191,10 @@ def compute(strategy, problem, tensors):
                  jax_input(tensors["weight"], problem["weight_dtype"], weight_canonical, weight_layout),
                  jax_input(tensors["grad_output"], problem["dst_dtype"], data_canonical, data_layout))
     compiled, paths = CACHE.get(problem, arguments)
+    graphs = os.environ.get("CONVCHECK_JAX_GRAPHS")
+    if graphs:  # before the run, so that a crash leaves the program that crashed
+        with open(graphs, "a") as log:
+            log.write(json.dumps({"strategy": strategy, "problem": problem, "convolutions": paths}) + "\n")
     y, dx, dw = compiled(*arguments)
     results = {"output": result(y, problem["dst_dtype"], data_layout, data_canonical),
                "grad_data": result(dx, problem["src_dtype"], data_layout, data_canonical),
@@ -201,10 +205,6 @@ def compute(strategy, problem, tensors):
             output.flat[0] = output.flat[0] * 2 + 1  # never within a bound: 1 + |y| away where |y| < 1
         elif output.size:
             output.flat[0] ^= 0x4000  # a bfloat16's exponent bit flipped
-    graphs = os.environ.get("CONVCHECK_JAX_GRAPHS")
-    if graphs:
-        with open(graphs, "a") as log:
-            log.write(json.dumps({"strategy": strategy, "problem": problem, "convolutions": paths}) + "\n")
     if strategy == "jax_ynn":
         for direction in DIRECTIONS:
             ran = {conv["path"] for conv in paths.get(direction, [])}

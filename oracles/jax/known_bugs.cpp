@@ -4,6 +4,7 @@
 // XLA (the adapter's version probe: "jax 0.10.2 jaxlib 0.10.2"; asked once per process, and only when a row is
 // reached).
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -71,6 +72,44 @@ const KnownBugRegistration jax_bugs{{
                         "reads-out-of-bounds-jax-0102",
                 .why_no_case = "the corpus replays built-in strategies; ctest jax_server runs this one with the "
                                "hold-back lifted and fails when XLA no longer shows the bug",
+            },
+            {
+                .id = "xla-cpu-ynn-empty-crop",
+                // seen in jaxlib 0.10.2, the only version run; the YNNPACK fusion is new in XLA
+                .versions = {"0.10.2", ""},
+                .strategies = {"jax", "jax_ynn"},
+                .directions = {Direction::output, Direction::grad_data, Direction::grad_weight},
+                .reached =
+                    [](const Case &c, Direction, const Ran &) {
+                      const Problem &p = c.problem;
+                      // The server computes all three directions in one program, and the crash ends it: a case any
+                      // of whose convolutions reaches the bug is held back whole.
+                      // YNNPACK takes only 2-D convolutions with more than 16 channels on one side (the weight
+                      // gradient's convolution has the batch as its input channels)
+                      const int64_t widest = std::max({p.in_channels, p.out_channels, p.batch});
+                      if (p.ndims != 2 || widest <= 16) return false;
+                      for (const Direction direction : {Direction::output, Direction::grad_data, Direction::grad_weight})
+                      for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
+                        const auto [low, high] = xla_padding(p, p.axes[a], direction);
+                        // the extent of the convolution's input on this axis: grad_output for a data gradient, the
+                        // data otherwise, dilated by the stride where JAX writes it as lhs_dilation
+                        const bool data_gradient = direction == Direction::grad_data;
+                        const int64_t size = data_gradient ? p.out_size(a) : p.axes[a].in;
+                        const int64_t lhs_dilation = (p.op == Op::deconv) != data_gradient ? p.axes[a].stride : 1;
+                        const int64_t in = (size - 1) * lhs_dilation + 1;
+                        const int64_t kept = in + std::min<int64_t>(low, 0) + std::min<int64_t>(high, 0);
+                        if (kept <= 0 && in + low + high == 1) return true;
+                      }
+                      return false;
+                    },
+                .reason = "XLA:CPU's YNNPACK convolution fusion on an axis whose padding crops the whole input and "
+                          "leaves one padding position: the server crashes (SIGSEGV) or returns the input's sum "
+                          "where 0 is right",
+                .upstream = "not reported upstream yet (draft in docs/findings.md)",
+                .docs = "docs/findings.md#xlacpus-ynnpack-convolution-crashes-when-the-padding-crops-the-whole-"
+                        "input-jax-0102",
+                .why_no_case = "the corpus replays built-in strategies; docs/findings/jax_ynn_empty_crop.py shows it "
+                               "with JAX alone",
             },
         },
 }};
