@@ -88,17 +88,19 @@ const KnownBugRegistration jax_bugs{{
                       // gradient's convolution has the batch as its input channels)
                       const int64_t widest = std::max({p.in_channels, p.out_channels, p.batch});
                       if (p.ndims != 2 || widest <= 16) return false;
-                      for (const Direction direction : {Direction::output, Direction::grad_data, Direction::grad_weight})
-                      for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
-                        const auto [low, high] = xla_padding(p, p.axes[a], direction);
-                        // the extent of the convolution's input on this axis: grad_output for a data gradient, the
-                        // data otherwise, dilated by the stride where JAX writes it as lhs_dilation
-                        const bool data_gradient = direction == Direction::grad_data;
-                        const int64_t size = data_gradient ? p.out_size(a) : p.axes[a].in;
-                        const int64_t lhs_dilation = (p.op == Op::deconv) != data_gradient ? p.axes[a].stride : 1;
-                        const int64_t in = (size - 1) * lhs_dilation + 1;
-                        const int64_t kept = in + std::min<int64_t>(low, 0) + std::min<int64_t>(high, 0);
-                        if (kept <= 0 && in + low + high == 1) return true;
+                      for (const Direction direction :
+                           {Direction::output, Direction::grad_data, Direction::grad_weight}) {
+                        for (int64_t a = p.first_axis(); a < max_ndims; ++a) {
+                          const auto [low, high] = xla_padding(p, p.axes[a], direction);
+                          // the extent of the convolution's input on this axis: grad_output for a data gradient, the
+                          // data otherwise, dilated by the stride where JAX writes it as lhs_dilation
+                          const bool data_gradient = direction == Direction::grad_data;
+                          const int64_t size = data_gradient ? p.out_size(a) : p.axes[a].in;
+                          const int64_t lhs_dilation = (p.op == Op::deconv) != data_gradient ? p.axes[a].stride : 1;
+                          const int64_t in = (size - 1) * lhs_dilation + 1;
+                          const int64_t kept = in + std::min<int64_t>(low, 0) + std::min<int64_t>(high, 0);
+                          if (kept <= 0 && in + low + high == 1) return true;
+                        }
                       }
                       return false;
                     },

@@ -3,7 +3,7 @@
 # (docs/libraries/jax.md). XLA compiles every case (about a second each on the project's 2-core VM: the cost of this
 # room), so the campaigns here are small:
 #   1. `jax` and `jax_eigen` on CASES focused cases each (fuzz --focus): no mismatch, every direction judged on most
-#      of them, the rest held back for the known XLA bug (oracles/jax/known_bugs.cpp) and nothing else;
+#      of them, the rest held back for the known XLA bugs (oracles/jax/known_bugs.cpp) and nothing else;
 #   2. `jax_ynn` on two 2-D convolutions with 24 channels, which XLA puts in a YNNPACK fusion: every direction judged,
 #      no mismatch;
 #   3. an error planted in the server's result (CONVCHECK_JAX_PLANT_ERROR=1) is found: exit status 1;
@@ -30,7 +30,7 @@ strategy = report["strategies"][name]
 assert report["cases"] == cases and strategy["failed"] == 0 and not report["failures"], report["failures"][:3]
 for direction, counts in strategy["directions"].items():
     judged, held = counts["passed"] + counts["weak"], counts.get("held_back", 0)
-    assert set(counts.get("held_back_bugs", {})) <= {"xla-cpu-eigen-negative-low-padding"}, counts
+    assert set(counts.get("held_back_bugs", {})) <= {"xla-cpu-eigen-negative-low-padding", "xla-cpu-ynn-empty-crop"}, counts
     assert not counts["skip_reasons"], (direction, counts["skip_reasons"])
     assert judged + held == cases and judged >= cases // 2, (direction, counts)
     print(f"{name} {direction}: judged on {judged} of {cases} cases ({counts['passed']} passed, {counts['weak']} weak), "
