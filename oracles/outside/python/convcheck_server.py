@@ -7,6 +7,7 @@
         # tensors: the inputs by role ("data", "weight", "grad_output"), NumPy arrays in canonical layouts
         #          (a bfloat16 tensor as the uint16 bits of its elements: NumPy has no bfloat16)
         return {"output": ..., "grad_data": ..., "grad_weight": Skipped("why not")}   # any subset
+        # def compute(problem, tensors, directions): also given the directions convcheck asks for ("output", ...)
         # a result in bfloat16: InFormat(uint16 bits, "bfloat16")
         # or raise Unsupported(reason): every direction skipped
 
@@ -16,6 +17,7 @@ serve() answers convcheck's hello, then each case, until convcheck closes stdin.
 back as an error (a finding with its message) and the server goes on. Only frames go to stdout: serve() points
 sys.stdout at stderr, so a stray print() cannot break a frame.
 """
+import inspect
 import json
 import struct
 import sys
@@ -87,7 +89,10 @@ def answer(header, payload, compute):
     if header.get("type") != "case":  # docs/external.md: an unknown frame is answered with an error, not obeyed
         return dict(reply, type="error", message=f"unknown frame type {header.get('type')!r}"), ()
     try:
-        results = compute(header["problem"], inputs(header, payload))
+        arguments = (header["problem"], inputs(header, payload))
+        if len(inspect.signature(compute).parameters) == 3:  # a compute that asks which directions are wanted
+            arguments += (header.get("directions", ["output", "grad_data", "grad_weight"]),)
+        results = compute(*arguments)
     except Unsupported as reason:
         return dict(reply, type="unsupported", reason=str(reason)), ()
     except Exception as error:  # a finding with the message, not the end of the server
