@@ -73,6 +73,7 @@ LOW = ("float16", "bfloat16")
 CACHE_SIZE = 64
 # TVM's own words for what it cannot do by design (the messages its checks raise, quoted in a skip)
 NO_GRADIENT = ("FPrimalGradient has not been registered", "can require gradients")
+OUTPUT_PADDING = "expects the output padding less than the strides"
 
 
 def tvm_words(error):
@@ -82,7 +83,6 @@ def tvm_words(error):
     text = str(error).strip().splitlines()[-1]
     text = text.split(" is false: ", 1)[-1]
     return text.split(", but ", 1)[0]
-OUTPUT_PADDING = "expects the output padding less than the strides"
 
 
 def host_target():
