@@ -17,6 +17,7 @@
 #     litert        LiteRT 2.3 (ai-edge-litert, no TensorFlow), for the litert_xnnpack, litert_builtin and litert_reference
 #                   strategies
 #     jax           JAX and jaxlib 0.10.2 (XLA:CPU) for the jax, jax_eigen and jax_ynn strategies
+#     tvm           Apache TVM 0.27 (Relax, LLVM in the wheel) for the tvm strategy
 # --list prints the packages of the sets, one a line, and installs nothing. Idempotent: when everything asked for is already installed it only asks dpkg and returns in well under a second.
 set -euo pipefail
 
