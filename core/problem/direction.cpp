@@ -35,6 +35,12 @@ std::span<const DirectionInfo> direction_table() { return conv_directions; }
 
 std::span<const DirectionInfo> directions(Op op) { return info(op).directions; }
 
+std::vector<Direction> direction_list(Op op) {
+  std::vector<Direction> list;
+  for (const DirectionInfo &each : directions(op)) list.push_back(each.direction);
+  return list;
+}
+
 const DirectionInfo &info(Direction direction) { return conv_directions[static_cast<size_t>(direction)]; }
 
 std::optional<Direction> direction_named(std::string_view name) {

@@ -57,6 +57,8 @@ struct DirectionInfo {
 std::span<const DirectionInfo> direction_table();
 /// The directions of `op`, in Direction order.
 std::span<const DirectionInfo> directions(Op op);
+/// The same, as the directions alone: what a run of every direction of a case of `op` is asked for.
+std::vector<Direction> direction_list(Op op);
 const DirectionInfo &info(Direction direction);
 
 /// A value per direction (results, tallies, histograms), keyed by direction: a map, not fixed slots, so an op

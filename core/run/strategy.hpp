@@ -97,9 +97,10 @@ struct Strategy {
   std::function<std::string(const Problem &, Direction)> unsupported;
   /// The direction's result, canonical layout, the result's format. May throw; that is recorded as a finding.
   std::function<Tensor(const Case &, Direction)> run;
-  /// Optional, instead of `run`: every direction from one call, for implementations that compute them
-  /// together, such as an external process.
-  std::function<RunResults(const Case &)> run_case;
+  /// Optional, instead of `run`: the directions from one call, for implementations that compute them together, such
+  /// as an external process. `asked` are the directions the caller judges (a compiler may build only those); results
+  /// of others are ignored.
+  std::function<RunResults(const Case &, const std::vector<Direction> &asked)> run_case;
   /// Optional: one-time work of the process (oneDNN compiling its GEMM kernels, say), done once by a campaign
   /// before it forks its workers, so that each worker inherits it instead of repeating it on its first case.
   std::function<void()> warm_up;

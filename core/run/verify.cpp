@@ -87,9 +87,9 @@ RunResult guarded_run(const Strategy &strategy, const Case &conv_case, Direction
 }
 
 /// Every direction's run_case result; a throw fails them all.
-RunResults guarded_run_case(const Strategy &strategy, const Case &conv_case) {
+RunResults guarded_run_case(const Strategy &strategy, const Case &conv_case, const std::vector<Direction> &asked) {
   try {
-    return strategy.run_case(conv_case);
+    return strategy.run_case(conv_case, asked);
   } catch (const std::exception &exception) {
     return every_direction_failed(conv_case.problem.op, fmt::format("threw: {}", exception.what()));
   } catch (...) {
@@ -141,7 +141,7 @@ Outcome verify_one(const Case &conv_case, const Reference &reference, const Stra
   const auto start = Clock::now();
   RunResult run;
   if (strategy.run_case) {
-    RunResults runs = guarded_run_case(strategy, conv_case);
+    RunResults runs = guarded_run_case(strategy, conv_case, {direction});
     run = take(runs, direction);
   } else {
     run = guarded_run(strategy, conv_case, direction);
@@ -187,7 +187,7 @@ std::vector<Outcome> verify_case(const Case &conv_case, const Reference &referen
     // An outside implementation names no kernel: its known bugs are decided by the problem, before it is sent the
     // case, and it is not sent one whose every direction it would run is held back.
     std::array<std::string, all_directions.size()> reasons, held; // by position in op_directions
-    bool sent = false;
+    std::vector<Direction> asked;
     for (size_t d = 0; d < op_directions.size(); ++d) {
       reasons[d] = strategy.unsupported_reason(conv_case.problem, op_directions[d].direction);
       if (!reasons[d].empty()) continue;
@@ -195,10 +195,10 @@ std::vector<Outcome> verify_case(const Case &conv_case, const Reference &referen
               strategy.outside ? held_back_by(strategy.name, conv_case, op_directions[d].direction) : nullptr)
         held[d] = held_back_detail(*bug, "");
       else
-        sent = true;
+        asked.push_back(op_directions[d].direction);
     }
     const auto start = Clock::now();
-    RunResults runs = sent ? guarded_run_case(strategy, conv_case) : RunResults{};
+    RunResults runs = !asked.empty() ? guarded_run_case(strategy, conv_case, asked) : RunResults{};
     const double share = seconds_since(start) / static_cast<double>(op_directions.size());
     for (size_t d = 0; d < op_directions.size(); ++d) {
       const Direction direction = op_directions[d].direction;

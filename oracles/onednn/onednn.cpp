@@ -210,7 +210,7 @@ const Registration registration{{
     },
     // Under the case's ISA cap (oracles/onednn/isa_caps.hpp): in this process when it runs at that cap, else in a server
     // process started with it (oracles/onednn/isa_server.hpp).
-    .run_case = [](const Case &c) { return onednn_results_capped(c, onednn_path(c)); },
+    .run_case = [](const Case &c, const std::vector<Direction> &) { return onednn_results_capped(c, onednn_path(c)); },
     // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process (tens of ms,
     // docs/performance.md); one small case down every path pays that once, before the workers are forked.
     .warm_up =

@@ -89,7 +89,7 @@ const Registration winograd{{
                  .strides = {1},
                  .dilations = {1}},
     .run_case =
-        [](const Case &c) {
+        [](const Case &c, const std::vector<Direction> &) {
           const std::string cap = isa_cap_of(c);
           if (const std::string refused = cap_refusal(cap); !refused.empty())
             return every_direction_skipped(c.problem.op, refused);
@@ -109,7 +109,10 @@ const Registration automatic{{
     .supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
                  .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .unsupported = [](const Problem &problem, Direction) { return onednn_refused_padding(problem); },
-    .run_case = [](const Case &c) { return onednn_results_capped(c, OnednnPath::blocked, OnednnAlgorithm::automatic); },
+    .run_case =
+        [](const Case &c, const std::vector<Direction> &) {
+          return onednn_results_capped(c, OnednnPath::blocked, OnednnAlgorithm::automatic);
+        },
     .identity = identity,
     .implementation = [](const Case &c, Direction direction) {
       return implementation_under_cap(c, direction, OnednnAlgorithm::automatic);

@@ -48,13 +48,13 @@ public:
 
   void stop() { process_.stop(1); }
 
-  RunResults run(const Case &c) {
+  RunResults run(const Case &c, const std::vector<Direction> &asked) {
     if (!process_.running())
       if (const std::string why = start(); !why.empty())
         return every_direction_failed(c.problem.op, "the server " + why);
     process_.clear_output();
     const uint64_t id = ++requests_;
-    const Frame request = case_frame(c, id);
+    const Frame request = case_frame(c, id, asked);
     const Exchange exchange = process_.exchange(&request, spec_.timeout_s);
     if (exchange.kind != Exchange::Kind::answered)
       return every_direction_failed(c.problem.op, "the server " + failure(exchange));
@@ -110,7 +110,9 @@ Strategy server_strategy(const ServerSpec &spec) {
                                names.empty() ? "none" : names);
     };
   }
-  strategy.run_case = [connection](const Case &c) { return connection->run(c); };
+  strategy.run_case = [connection](const Case &c, const std::vector<Direction> &asked) {
+    return connection->run(c, asked);
+  };
   strategy.implementation = [connection](const Case &, Direction) { return connection->hello().name; };
   strategy.identity = [hello = connection->hello()] { return ImplementationIdentity{hello.name, hello.version}; };
   return strategy;

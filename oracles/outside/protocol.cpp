@@ -142,14 +142,14 @@ ServerHello read_hello(const Frame &frame) {
   return hello;
 }
 
-Frame case_frame(const Case &c, uint64_t id) {
+Frame case_frame(const Case &c, uint64_t id, const std::vector<Direction> &asked) {
   json header = {{"type", "case"},
                  {"id", id},
                  {"descriptor", format_descriptor(c.problem)},
                  {"case_index", c.case_index},
                  {"problem", problem_json(c.problem)}};
   json names = json::array();
-  for (const DirectionInfo &each : directions(c.problem.op)) names.push_back(each.name);
+  for (Direction direction : asked) names.push_back(to_string(direction));
   header["directions"] = names;
   Frame frame;
   json tensors = json::array();

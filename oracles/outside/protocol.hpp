@@ -48,8 +48,9 @@ struct ServerHello {
 /// malformed declaration).
 ServerHello read_hello(const Frame &frame);
 
-/// The request for case `c`, numbered `id`, asking for every direction of its op.
-Frame case_frame(const Case &c, uint64_t id);
+/// The request for case `c`, numbered `id`, asking for the directions `asked` (the others are held back, unsupported
+/// or not wanted by this caller).
+Frame case_frame(const Case &c, uint64_t id, const std::vector<Direction> &asked);
 
 /// Reads the answer to request `id` for `c`: results (converted to the problem's result formats; a direction
 /// neither returned nor skipped is skipped as not returned), unsupported (every direction skipped with the reason)

@@ -37,7 +37,7 @@ std::string answer(const std::string &request) {
   WireWriter out;
   const Strategy *strategy = find_strategy(name);
   put_runs(out, strategy != nullptr && strategy->run_case
-                    ? strategy->run_case(conv_case)
+                    ? strategy->run_case(conv_case, direction_list(conv_case.problem.op))
                     : every_direction_failed(conv_case.problem.op, "the torch server has no strategy " + name));
   return out.bytes();
 }

@@ -199,7 +199,9 @@ Strategy aten_strategy(const std::string &name, std::string description, bool mk
       .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
                    .precisions = one_storage_format_rows(),
                    .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
-      .run_case = [name, mkldnn](const Case &c) { return torch_results_capped(name, c, mkldnn, here(mkldnn)); },
+      .run_case = [name, mkldnn](const Case &c, const std::vector<Direction> &) {
+        return torch_results_capped(name, c, mkldnn, here(mkldnn));
+      },
       .warm_up = warm_up,
       .implementation =
           [mkldnn](const Case &c, Direction) {

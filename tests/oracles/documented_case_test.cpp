@@ -51,7 +51,8 @@ TEST(DocumentedCase, TheCaseFrameIsWhatConvcheckSends) {
   const convcheck::Problem problem = convcheck::parse_descriptor(shown.at("descriptor").get<std::string>());
   const convcheck::Case conv_case =
       convcheck::make_case(problem, convcheck::FillMode::mixed, 1, shown.at("case_index").get<uint64_t>());
-  const nlohmann::json sent = nlohmann::json::parse(convcheck::case_frame(conv_case, shown.at("id")).header);
+  const nlohmann::json sent = nlohmann::json::parse(
+      convcheck::case_frame(conv_case, shown.at("id"), convcheck::direction_list(conv_case.problem.op)).header);
   EXPECT_EQ(sent.at("problem"), shown.at("problem"));
   EXPECT_EQ(sent.at("tensors"), shown.at("tensors"));
   EXPECT_EQ(sent.at("directions"), shown.at("directions"));

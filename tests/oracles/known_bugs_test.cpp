@@ -103,7 +103,9 @@ TEST(KnownBugs, AnOutsideImplementationIsNotSentWhatIsHeldBack) {
   outside.unsupported = [](const Problem &, Direction direction) {
     return direction == Direction::output ? std::string() : std::string("output only");
   };
-  outside.run_case = [&](const Case &c) { return ++sent, every_direction_failed(c.problem.op, "ran"); };
+  outside.run_case = [&](const Case &c, const std::vector<Direction> &) {
+    return ++sent, every_direction_failed(c.problem.op, "ran");
+  };
   const Case grouped = make_case(parse_descriptor("g2mb1ic2iw3oc2kw2"), FillMode::exact, 7, 3);
   const std::vector<Outcome> held = verify_case(grouped, compute_reference(grouped), {outside});
   EXPECT_EQ(sent, 0);
@@ -117,6 +119,30 @@ TEST(KnownBugs, AnOutsideImplementationIsNotSentWhatIsHeldBack) {
   verify_case(grouped, compute_reference(grouped), {outside});
   set_run_held_back(false);
   EXPECT_EQ(sent, 2) << "--run-held-back sends it";
+}
+
+// A case some of whose directions are held back is sent asking for the others only (the server's "directions"), so a
+// compiler that builds every asked direction in one program is not failed by the held-back one.
+TEST(KnownBugs, AnOutsideImplementationIsAskedOnlyForWhatIsNotHeldBack) {
+  std::vector<std::vector<Direction>> asked;
+  Strategy outside;
+  outside.name = "known_bugs_test_outside";
+  outside.outside = true;
+  outside.supports = full_support();
+  outside.run_case = [&](const Case &c, const std::vector<Direction> &directions) {
+    asked.push_back(directions);
+    return every_direction_failed(c.problem.op, "ran");
+  };
+  const Case grouped = make_case(parse_descriptor("g2mb1ic2iw3oc2kw2"), FillMode::exact, 7, 3);
+  const std::vector<Outcome> outcomes = verify_case(grouped, compute_reference(grouped), {outside});
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked[0], (std::vector<Direction>{Direction::grad_data, Direction::grad_weight}));
+  EXPECT_EQ(find_outcome(outcomes, outside.name, Direction::output).verdict, Verdict::held_back);
+  EXPECT_EQ(find_outcome(outcomes, outside.name, Direction::grad_weight).verdict, Verdict::failed);
+  const Case plain = make_case(parse_descriptor("mb1ic2iw3oc2kw2"), FillMode::exact, 7, 3);
+  verify_case(plain, compute_reference(plain), {outside});
+  ASSERT_EQ(asked.size(), 2u);
+  EXPECT_EQ(asked[1], direction_list(Op::conv));
 }
 
 TEST(KnownBugs, AskWhatRanOnlyWhenARowNeedsIt) {

@@ -19,7 +19,7 @@ Strategy library(bool fixed) {
   strategy.name = "library";
   strategy.supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
                        .data_layouts = every_data_layout, .weight_layouts = every_weight_layout};
-  strategy.run_case = [fixed](const Case &conv_case) {
+  strategy.run_case = [fixed](const Case &conv_case, const std::vector<Direction> &) {
     const Reference reference = compute_reference(conv_case);
     RunResults runs;
     for (Direction direction : all_directions)
