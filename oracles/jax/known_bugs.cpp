@@ -15,15 +15,7 @@ namespace convcheck {
 
 namespace {
 
-std::string jaxlib_version() {
-  static const std::string version = [] {
-    const Adapter *adapter = find_adapter("jax");
-    const std::string said = adapter != nullptr ? adapter_status(*adapter).version : "";
-    const size_t at = said.find("jaxlib ");
-    return at == std::string::npos ? std::string() : said.substr(at + 7);
-  }();
-  return version;
-}
+std::string jaxlib_version() { return adapter_package_version("jax", "jaxlib"); }
 
 /// The low and high padding, on one axis, of the convolution XLA runs for `direction` of the problem, as JAX writes
 /// it: the forward conv itself; its data gradient by JAX's _conv_general_vjp_lhs_padding, its weight gradient by

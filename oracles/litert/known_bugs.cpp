@@ -14,14 +14,7 @@ namespace convcheck {
 
 namespace {
 
-std::string litert_version() {
-  static const std::string version = [] {
-    const Adapter *adapter = find_adapter("litert_builtin");
-    const std::string said = adapter != nullptr ? adapter_status(*adapter).version : ""; // "ai-edge-litert 2.3.0"
-    return said.substr(said.find(' ') + 1);
-  }();
-  return version;
-}
+std::string litert_version() { return adapter_package_version("litert_builtin", "ai-edge-litert"); }
 
 /// The Interpreter's threads the servers run with: CONVCHECK_LITERT_THREADS, which the server reads from the
 /// environment convcheck passes it (litert_server.py), 1 where unset.

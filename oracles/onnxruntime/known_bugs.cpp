@@ -12,14 +12,7 @@ namespace convcheck {
 
 namespace {
 
-std::string onnxruntime_version() {
-  static const std::string version = [] {
-    const Adapter *adapter = find_adapter("onnxruntime");
-    const std::string said = adapter != nullptr ? adapter_status(*adapter).version : ""; // "onnxruntime 1.32.0"
-    return said.substr(said.find(' ') + 1);
-  }();
-  return version;
-}
+std::string onnxruntime_version() { return adapter_package_version("onnxruntime", "onnxruntime"); }
 
 const KnownBugRegistration onnxruntime_bugs{{
     .library = "ONNX Runtime",

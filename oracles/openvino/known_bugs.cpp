@@ -13,14 +13,7 @@ namespace convcheck {
 
 namespace {
 
-std::string openvino_version() {
-  static const std::string version = [] {
-    const Adapter *adapter = find_adapter("openvino");
-    const std::string said = adapter != nullptr ? adapter_status(*adapter).version : ""; // "openvino 2026.4.1"
-    return said.substr(said.find(' ') + 1);
-  }();
-  return version;
-}
+std::string openvino_version() { return adapter_package_version("openvino", "openvino"); }
 
 const KnownBugRegistration openvino_bugs{{
     .library = "OpenVINO",

@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -76,6 +78,20 @@ AdapterStatus adapter_status(const Adapter &adapter) {
   std::string version = printed.str();
   while (!version.empty() && (version.back() == '\n' || version.back() == ' ')) version.pop_back();
   return {version, ""};
+}
+
+std::string adapter_package_version(const std::string &name, const std::string &package) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> printed; // by adapter: its probe's line
+  std::lock_guard lock(mutex);
+  if (!printed.contains(name)) {
+    const Adapter *adapter = find_adapter(name);
+    printed[name] = adapter != nullptr ? adapter_status(*adapter).version : "";
+  }
+  std::istringstream words(printed[name]);
+  for (std::string word, version; words >> word;)
+    if (word == package) return words >> version ? version : "";
+  return "";
 }
 
 } // namespace convcheck

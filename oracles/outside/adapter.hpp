@@ -55,4 +55,9 @@ struct AdapterStatus {
 };
 AdapterStatus adapter_status(const Adapter &adapter);
 
+/// The version of `package` in what adapter `name`'s probe prints: "1.32.0" for ("onnxruntime", "onnxruntime") from
+/// "onnxruntime 1.32.0", "0.10.2" for ("jax", "jaxlib") from "jax 0.10.2 jaxlib 0.10.2"; "" when it is not installed.
+/// Asked once per process and adapter: what a room's known-bug table compares its rows' versions with.
+std::string adapter_package_version(const std::string &name, const std::string &package);
+
 } // namespace convcheck

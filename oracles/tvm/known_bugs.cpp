@@ -12,14 +12,7 @@ namespace convcheck {
 
 namespace {
 
-std::string tvm_version() {
-  static const std::string version = [] {
-    const Adapter *adapter = find_adapter("tvm");
-    const std::string said = adapter != nullptr ? adapter_status(*adapter).version : ""; // "tvm 0.27.0.post1"
-    return said.substr(said.find(' ') + 1);
-  }();
-  return version;
-}
+std::string tvm_version() { return adapter_package_version("tvm", "tvm"); }
 
 const KnownBugRegistration tvm_bugs{{
     .library = "TVM",
