@@ -10,14 +10,12 @@
 #      (--run-held-back): the depthwise conv past 4,832 output channels times out, the two-thread CONV_2D with SAME
 #      padding and a filter as large as the input fails; a pass there says the bug is fixed (the test then fails,
 #      asking for the row's range to be closed).
-# The servers are named with --external-server, each the command its row in oracles/litert/adapters.cpp runs, so the
-# test runs the same with a convcheck built before the rows.
+# The servers run as the strategies of their rows (oracles/litert/adapters.cpp), as a user runs them.
 # usage: litert_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/litert is absent.
 set -euo pipefail
 convcheck=$1 source_dir=$2 workdir=$3 cases=${4:-300}
 python=$source_dir/venvs/litert/bin/python
-script=$source_dir/oracles/litert/litert_server.py
 if ! "$python" -c "import ai_edge_litert.interpreter, flatbuffers" 2>/dev/null; then
   echo "skipped: $python cannot import ai_edge_litert and flatbuffers (scripts/install-deps.sh litert)"
   exit 77
@@ -25,8 +23,7 @@ fi
 rm -rf "$workdir" && mkdir -p "$workdir"
 
 for strategy in litert_xnnpack litert_builtin litert_reference; do
-  "$convcheck" fuzz --seed 7 --cases "$cases" --threads 2 --strategies naive \
-    --external-server "$strategy=$python $script $strategy" --focus "$strategy" \
+  "$convcheck" fuzz --seed 7 --cases "$cases" --threads 2 --strategies "naive,$strategy" --focus "$strategy" \
     --corpus "$workdir/findings-$strategy" --report "$workdir/$strategy.json"
   /usr/bin/python3 - "$workdir/$strategy.json" "$strategy" "$cases" <<'PY'
 import json, sys
@@ -58,8 +55,8 @@ done
 
 # The planted error: every output's first element changed. Found, and convcheck exits 1.
 status=0
-CONVCHECK_LITERT_PLANT_ERROR=1 "$convcheck" fuzz --seed 7 --cases 40 --threads 2 --strategies naive \
-  --external-server "litert_builtin=$python $script litert_builtin" --no-shrink --focus litert_builtin \
+CONVCHECK_LITERT_PLANT_ERROR=1 "$convcheck" fuzz --seed 7 --cases 40 --threads 2 --strategies naive,litert_builtin \
+  --no-shrink --focus litert_builtin \
   --corpus "$workdir/findings-planted" --report "$workdir/planted.json" >"$workdir/planted.txt" 2>&1 || status=$?
 if [[ $status != 1 ]] || ! grep -q "FAILED litert_builtin output" "$workdir/planted.txt"; then
   echo "litert_server.sh: the planted error was not found (exit $status):" >&2
@@ -72,8 +69,8 @@ echo "the planted error: found (exit 1): $(grep -c '^FAILED litert_builtin outpu
 # The held-back bugs, run (docs/findings/litert_*.py show each with LiteRT alone).
 version=$("$python" -c "import ai_edge_litert; print(ai_edge_litert.__version__)")
 status=0
-"$convcheck" check g2mb1ic2ih1iw1oc4834kh1kw1 --strategies naive --external-server "litert_builtin=$python $script \
-  litert_builtin" --external-timeout 5 --no-shrink --run-held-back --corpus "$workdir/findings-hang" \
+"$convcheck" check g2mb1ic2ih1iw1oc4834kh1kw1 --strategies naive,litert_builtin --external-timeout 5 --no-shrink \
+  --run-held-back --corpus "$workdir/findings-hang" \
   >"$workdir/hang.txt" 2>&1 || status=$?
 if [[ $status != 1 ]] || ! grep -q "timed out after 5 s" "$workdir/hang.txt"; then
   echo "litert_server.sh: the depthwise hang did not show in ai-edge-litert $version (exit $status): if this version" \
@@ -83,8 +80,8 @@ if [[ $status != 1 ]] || ! grep -q "timed out after 5 s" "$workdir/hang.txt"; th
 fi
 echo "the held-back depthwise hang past 4,832 output channels: still shows in ai-edge-litert $version (exit 1)"
 status=0
-CONVCHECK_LITERT_THREADS=2 "$convcheck" check mb1ic1iw2oc1kw2pr1 --strategies naive --external-server \
-  "litert_builtin=$python $script litert_builtin" --no-shrink --run-held-back --corpus "$workdir/findings-eigen" \
+CONVCHECK_LITERT_THREADS=2 "$convcheck" check mb1ic1iw2oc1kw2pr1 --strategies naive,litert_builtin \
+  --no-shrink --run-held-back --corpus "$workdir/findings-eigen" \
   >"$workdir/eigen.txt" 2>&1 || status=$?
 if [[ $status != 1 ]] || ! grep -q "FAILED litert_builtin output" "$workdir/eigen.txt"; then
   echo "litert_server.sh: the two-thread CONV_2D bug did not show in ai-edge-litert $version (exit $status): if" \

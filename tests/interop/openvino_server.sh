@@ -21,12 +21,11 @@ if ! "$python" -c "import openvino" 2>/dev/null; then
   exit 77
 fi
 rm -rf "$workdir" && mkdir -p "$workdir"
-server() { echo "$1=$python $source_dir/oracles/openvino/openvino_server.py $1"; }
 avx512=$(grep -qw avx512bw /proc/cpuinfo && echo true || echo false)
 
 focused() { # STRATEGY: a focused campaign, then its report checked
   local strategy=$1
-  "$convcheck" fuzz --seed 7 --cases "$cases" --threads 2 --strategies naive --external-server "$(server "$strategy")" \
+  "$convcheck" fuzz --seed 7 --cases "$cases" --threads 2 --strategies "naive,$strategy" \
     --focus "$strategy" --corpus "$workdir/findings-$strategy" --report "$workdir/$strategy.json"
   /usr/bin/python3 - "$workdir/$strategy.json" "$strategy" "$cases" <<'PY'
 import json, sys
@@ -59,7 +58,7 @@ if $avx512; then
   focused openvino_bf16
 else
   status=0
-  "$convcheck" fuzz --seed 7 --cases 20 --threads 1 --strategies naive --external-server "$(server openvino_bf16)" \
+  "$convcheck" fuzz --seed 7 --cases 20 --threads 1 --strategies naive,openvino_bf16 \
     --focus openvino_bf16 >"$workdir/bf16.txt" 2>&1 || status=$?
   if [[ $status != 2 ]] || ! grep -q "formats: none" "$workdir/bf16.txt"; then
     echo "openvino_server.sh: openvino_bf16 declared something on a CPU without AVX-512 (exit $status):" >&2
@@ -71,8 +70,8 @@ fi
 
 # The planted error: every output's first element changed. Found, and convcheck exits 1.
 status=0
-CONVCHECK_OV_PLANT_ERROR=1 "$convcheck" fuzz --seed 7 --cases 20 --threads 2 --strategies naive \
-  --external-server "$(server openvino)" --no-shrink --focus openvino \
+CONVCHECK_OV_PLANT_ERROR=1 "$convcheck" fuzz --seed 7 --cases 20 --threads 2 --strategies naive,openvino \
+  --no-shrink --focus openvino \
   --corpus "$workdir/findings-planted" --report "$workdir/planted.json" >"$workdir/planted.txt" 2>&1 || status=$?
 if [[ $status != 1 ]] || ! grep -q "FAILED openvino output" "$workdir/planted.txt"; then
   echo "openvino_server.sh: the planted error was not found (exit $status):" >&2
@@ -86,7 +85,7 @@ echo "the planted error: found (exit 1): $(grep -c '^FAILED openvino output' "$w
 version=$("$python" -c "import openvino; print(openvino.get_version().split('-')[0])")
 held_back() { # ID DESCRIPTOR WHY: the descriptor, run with the hold-back lifted, must still fail
   local status=0
-  "$convcheck" check "$2" --strategies naive --external-server "$(server openvino)" --no-shrink --run-held-back \
+  "$convcheck" check "$2" --strategies naive,openvino --no-shrink --run-held-back \
     --corpus "$workdir/findings-$1" >"$workdir/$1.txt" 2>&1 || status=$?
   if [[ $status != 1 ]] || ! grep -q "FAILED openvino output" "$workdir/$1.txt"; then
     echo "openvino_server.sh: the held-back bug $1 did not show in openvino $version (exit $status): if this" \

@@ -6,8 +6,7 @@
 #   3. the TVM bug its known-bug row holds back (oracles/tvm/known_bugs.cpp: the conv2d gradient without the
 #      dilation) still shows when run (--run-held-back): exit status 1; a pass there says the bug is fixed (the test
 #      then fails, asking for the row's range to be closed).
-# The server is named with --external-server, so that the test runs the same on a convcheck built before the
-# adapter row `tvm` (oracles/tvm/adapters.cpp); the known-bug row holds its cases back either way, by name.
+# The server runs as the strategy `tvm`, its adapter row (oracles/tvm/adapters.cpp), as a user runs it.
 # TVM compiles every problem (one to seven seconds a case here), so CASES stays in the tens and a finding is not
 # shrunk (shrinking compiles every smaller problem: convcheck shrink on the saved case does it by hand).
 # usage: tvm_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
@@ -20,9 +19,8 @@ if ! "$python" -c "import tvm.relax" 2>/dev/null; then
   exit 77
 fi
 rm -rf "$workdir" && mkdir -p "$workdir"
-server="tvm=$python $source_dir/oracles/tvm/tvm_server.py tvm"
 
-"$convcheck" fuzz --seed 3 --cases "$cases" --threads 1 --strategies naive --external-server "$server" --focus tvm \
+"$convcheck" fuzz --seed 3 --cases "$cases" --threads 1 --strategies naive,tvm --focus tvm \
   --no-shrink \
   --corpus "$workdir/findings" --report "$workdir/tvm.json"
 /usr/bin/python3 - "$workdir/tvm.json" "$cases" <<'PY'
@@ -48,8 +46,8 @@ PY
 
 # The planted error: every output's first element changed, on a conv1d (no gradient to compile). Found: exit 1.
 status=0
-CONVCHECK_TVM_PLANT_ERROR=1 "$convcheck" check mb2ic4iw5oc6kw3pl1pr1 --strategies naive \
-  --external-server "$server" --no-shrink --corpus "$workdir/findings-planted" >"$workdir/planted.txt" 2>&1 || status=$?
+CONVCHECK_TVM_PLANT_ERROR=1 "$convcheck" check mb2ic4iw5oc6kw3pl1pr1 --strategies naive,tvm \
+  --no-shrink --corpus "$workdir/findings-planted" >"$workdir/planted.txt" 2>&1 || status=$?
 if [[ $status != 1 ]] || ! grep -q "FAILED tvm output" "$workdir/planted.txt"; then
   echo "tvm_server.sh: the planted error was not found (exit $status):" >&2
   cat "$workdir/planted.txt" >&2
@@ -60,7 +58,7 @@ echo "the planted error: found (exit 1)"
 # The held-back bug, run: a 1x2 conv2d of dilation 2, as convcheck shrank it, cannot be differentiated (docs/findings/
 # tvm_conv2d_gradient_dilation.py shows it without convcheck).
 status=0
-"$convcheck" check mb1ic1ih1iw3oc1kh1kw2dlw2 --strategies naive --external-server "$server" --no-shrink \
+"$convcheck" check mb1ic1ih1iw3oc1kh1kw2dlw2 --strategies naive,tvm --no-shrink \
   --run-held-back --corpus "$workdir/findings-held-back" >"$workdir/held_back.txt" 2>&1 || status=$?
 version=$("$python" -c "import tvm; print(tvm.__version__)")
 if [[ $status != 1 ]] || ! grep -q "expects the output padding less than the strides" "$workdir/held_back.txt"; then
