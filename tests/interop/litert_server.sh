@@ -14,6 +14,7 @@
 # usage: litert_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/litert is absent.
 set -euo pipefail
+source "$(dirname "$0")/finds.sh"
 convcheck=$1 source_dir=$2 workdir=$3 cases=${4:-300}
 python=$source_dir/venvs/litert/bin/python
 if ! "$python" -c "import ai_edge_litert.interpreter, flatbuffers" 2>/dev/null; then
@@ -54,15 +55,11 @@ PY
 done
 
 # The planted error: every output's first element changed. Found, and convcheck exits 1.
-status=0
-CONVCHECK_LITERT_PLANT_ERROR=1 "$convcheck" fuzz --seed 7 --cases 40 --threads 2 --strategies naive,litert_builtin \
+finds "$workdir/planted.txt" "FAILED litert_builtin output" "the planted error was not found" \
+  env CONVCHECK_LITERT_PLANT_ERROR=1 "$convcheck" fuzz --seed 7 --cases 40 --threads 2 \
+  --strategies naive,litert_builtin \
   --no-shrink --focus litert_builtin \
-  --corpus "$workdir/findings-planted" --report "$workdir/planted.json" >"$workdir/planted.txt" 2>&1 || status=$?
-if [[ $status != 1 ]] || ! grep -q "FAILED litert_builtin output" "$workdir/planted.txt"; then
-  echo "litert_server.sh: the planted error was not found (exit $status):" >&2
-  cat "$workdir/planted.txt" >&2
-  exit 1
-fi
+  --corpus "$workdir/findings-planted" --report "$workdir/planted.json"
 echo "the planted error: found (exit 1): $(grep -c '^FAILED litert_builtin output' "$workdir/planted.txt")" \
   "output finding(s) listed"
 

@@ -10,6 +10,7 @@
 # usage: onnxruntime_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/onnxruntime is absent.
 set -euo pipefail
+source "$(dirname "$0")/finds.sh"
 convcheck=$1 source_dir=$2 workdir=$3 cases=${4:-300}
 python=$source_dir/venvs/onnxruntime/bin/python
 if ! "$python" -c "import onnxruntime, onnx" 2>/dev/null; then
@@ -46,15 +47,10 @@ PY
 done
 
 # The planted error: every output's first element changed. Found, and convcheck exits 1.
-status=0
-CONVCHECK_ORT_PLANT_ERROR=1 "$convcheck" fuzz --seed 7 --cases 40 --threads 2 --strategies naive,onnxruntime \
+finds "$workdir/planted.txt" "FAILED onnxruntime output" "the planted error was not found" \
+  env CONVCHECK_ORT_PLANT_ERROR=1 "$convcheck" fuzz --seed 7 --cases 40 --threads 2 --strategies naive,onnxruntime \
   --no-shrink --focus onnxruntime \
-  --corpus "$workdir/findings-planted" --report "$workdir/planted.json" >"$workdir/planted.txt" 2>&1 || status=$?
-if [[ $status != 1 ]] || ! grep -q "FAILED onnxruntime output" "$workdir/planted.txt"; then
-  echo "onnxruntime_server.sh: the planted error was not found (exit $status):" >&2
-  cat "$workdir/planted.txt" >&2
-  exit 1
-fi
+  --corpus "$workdir/findings-planted" --report "$workdir/planted.json"
 echo "the planted error: found (exit 1): $(grep -c '^FAILED onnxruntime output' "$workdir/planted.txt")" \
   "output finding(s) listed"
 

@@ -12,6 +12,7 @@
 # usage: tvm_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/tvm is absent.
 set -euo pipefail
+source "$(dirname "$0")/finds.sh"
 convcheck=$1 source_dir=$2 workdir=$3 cases=${4:-20}
 python=$source_dir/venvs/tvm/bin/python
 if ! "$python" -c "import tvm.relax" 2>/dev/null; then
@@ -45,14 +46,9 @@ print(f"tvm: judged {judged} of {cases} cases, 0 failed, in {report['elapsed_s']
 PY
 
 # The planted error: every output's first element changed, on a conv1d (no gradient to compile). Found: exit 1.
-status=0
-CONVCHECK_TVM_PLANT_ERROR=1 "$convcheck" check mb2ic4iw5oc6kw3pl1pr1 --strategies naive,tvm \
-  --no-shrink --corpus "$workdir/findings-planted" >"$workdir/planted.txt" 2>&1 || status=$?
-if [[ $status != 1 ]] || ! grep -q "FAILED tvm output" "$workdir/planted.txt"; then
-  echo "tvm_server.sh: the planted error was not found (exit $status):" >&2
-  cat "$workdir/planted.txt" >&2
-  exit 1
-fi
+finds "$workdir/planted.txt" "FAILED tvm output" "the planted error was not found" \
+  env CONVCHECK_TVM_PLANT_ERROR=1 "$convcheck" check mb2ic4iw5oc6kw3pl1pr1 --strategies naive,tvm \
+  --no-shrink --corpus "$workdir/findings-planted"
 echo "the planted error: found (exit 1)"
 
 # The held-back bug, run: a 1x2 conv2d of dilation 2, as convcheck shrank it, cannot be differentiated (docs/findings/
