@@ -45,7 +45,7 @@ using namespace convcheck;
 // what the cost plan leaves out (core/run/cost_plan.hpp) unless FULL_CHECK=1.
 RunResults run_all(const Strategy &strategy, const Case &c) {
   if (strategy.run_case)
-    return strategy.supports.refusal(c.problem).empty() && planned_out(strategy, c).empty() ? strategy.run_case(c)
+    return strategy.supports.refusal(c.problem).empty() && planned_out(strategy, c).empty() ? strategy.run_case(c, Asked{direction_list(c.problem.op)})
                                                                                            : RunResults{};
   RunResults runs;
   for (const DirectionInfo &each : directions(c.problem.op))

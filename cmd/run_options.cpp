@@ -105,9 +105,10 @@ std::vector<Strategy> RunOptions::selected() const {
     const PluginSpec spec = parse_plugin(text);
     add("plugin", spec.name, [&] { return plugin_strategy(spec); });
   }
-  if (full_check)
-    for (Strategy &strategy : selected) strategy.cost_planned = false;
-  set_run_held_back(held_back);
+  for (Strategy &strategy : selected) {
+    if (full_check) strategy.cost_planned = false;
+    strategy.run_held_back = held_back;
+  }
   for (const auto &[setting, values] : drawn_values) set_drawn_values(setting, values);
   return selected;
 }

@@ -45,7 +45,8 @@ struct RunOptions {
   double run_timeout_s() const;
 
   /// The real strategies asked for, the injected ones and the external ones; throws InputError for bad names.
-  /// Also applies --run-held-back and the dispatch settings' options (--isa-caps), process-wide.
+  /// Each carries --run-held-back (Strategy::run_held_back); the dispatch settings' options (--isa-caps) are applied
+  /// process-wide.
   std::vector<Strategy> selected() const;
 
   /// The strategies the user named (not the default set, nor `all`): --strategies' list, --inject, and every

@@ -74,11 +74,10 @@ std::string check_upstream_bug(const CaseFile &case_file, const std::vector<Stra
     return fmt::format("strategy {} is not built or not selected here, so {} cannot be checked", finding.strategy,
                        finding.upstream);
   const Direction direction = finding.direction;
-  const bool was = run_held_back();
-  set_run_held_back(true);
+  Strategy lifted = *library;
+  lifted.run_held_back = true;
   const Outcome outcome =
-      find_outcome(verify_case_isolated(case_file.conv_case, {*library}, run_timeout_s), library->name, direction);
-  set_run_held_back(was);
+      find_outcome(verify_case_isolated(case_file.conv_case, {lifted}, run_timeout_s), library->name, direction);
   if (outcome.verdict == Verdict::failed) return "";
   return fmt::format("{} {} came out {} with its hold-back lifted: the library here no longer shows {}{}; give its "
                      "known-bug row the version that fixed it and move the case to regression/",

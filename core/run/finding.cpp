@@ -57,7 +57,7 @@ Outcome outcome_on(const Case &conv_case, const Strategy &strategy, Direction di
   }
   const ForkedEnd end = run_forked({[&] {
                                      strategy.run ? (void)strategy.run(conv_case, direction)
-                                                  : (void)strategy.run_case(conv_case, {direction});
+                                                  : (void)strategy.run_case(conv_case, Asked{{direction}, strategy.run_held_back});
                                      return std::string();
                                    }},
                                    1, run_timeout_s)[0];

@@ -9,8 +9,9 @@
 // version is outside a row's range runs the problem: a fixed bug is run, and the corpus case says so.
 //
 // `--run-held-back` runs every row's problems anyway (each is then a finding again), and `corpus run` does for the
-// strategy of an upstream case. It is read once per process, before workers fork; a server the worker starts takes
-// it from the worker's request (oracles/dispatch/cap_server.hpp).
+// strategy of an upstream case: a flag of the selected strategy (Strategy::run_held_back), which verification reads
+// and hands to a running strategy in its `Asked` (core/run/strategy.hpp); a server a worker starts takes it from the
+// worker's request (oracles/dispatch/cap_server.hpp). Nothing here is process-global but the tables.
 
 #include <functional>
 #include <string>
@@ -86,8 +87,8 @@ struct KnownBugRegistration {
 std::vector<const KnownBugTable *> known_bug_tables();
 
 /// The row holding back `direction` of `conv_case` on `strategy` running `implementation`, or nullptr: a row of that
-/// strategy and direction that the case reaches and whose library's version here is in its range, unless held-back
-/// bugs run (set_run_held_back).
+/// strategy and direction that the case reaches and whose library's version here is in its range. A strategy asks
+/// through its `Asked`, which says whether held-back bugs run.
 const KnownBug *held_back_by(const std::string &strategy, const Case &conv_case, Direction direction,
                              const Ran &ran = Ran());
 
@@ -99,9 +100,5 @@ std::string held_back_id(const std::string &detail);
 
 /// The row called `id`, or nullptr.
 const KnownBug *find_known_bug(const std::string &id);
-
-/// Whether held-back rows run (default false): --run-held-back, and `corpus run` for an upstream case's strategy.
-bool run_held_back();
-void set_run_held_back(bool run);
 
 } // namespace convcheck

@@ -25,6 +25,7 @@
 #include "core/numerics/case.hpp"
 #include "core/problem/direction.hpp"
 #include "core/run/implementation_identity.hpp"
+#include "core/run/known_bug.hpp"
 #include "core/tensor/tensor.hpp"
 
 namespace convcheck {
@@ -47,6 +48,20 @@ RunResults every_direction_skipped(Op op, const std::string &skipped);
 RunResults every_direction_failed(Op op, const std::string &error);
 /// Every direction of `op` held back with `detail` (held_back_detail): a known bug every direction reaches.
 RunResults every_direction_held_back(Op op, const std::string &detail);
+
+/// What one run_case call is asked: the directions the caller judges (a compiler may build only those; results of
+/// others are ignored), and whether the problems of known library bugs run anyway (core/run/known_bug.hpp).
+struct Asked {
+  std::vector<Direction> directions;
+  bool run_held_back = false;
+
+  /// The known bug holding back `direction` of `conv_case` on `strategy` once the strategy knows what would run it
+  /// (`ran`), or nullptr: no row is reached, or held-back bugs run.
+  const KnownBug *held_back(const std::string &strategy, const Case &conv_case, Direction direction,
+                            const Ran &ran = Ran()) const {
+    return run_held_back ? nullptr : held_back_by(strategy, conv_case, direction, ran);
+  }
+};
 
 /// Every layout, what a strategy that reads and writes the canonical tensors takes.
 inline const std::vector<DataLayout> every_data_layout = {DataLayout::ncx, DataLayout::nxc};
@@ -98,9 +113,9 @@ struct Strategy {
   /// The direction's result, canonical layout, the result's format. May throw; that is recorded as a finding.
   std::function<Tensor(const Case &, Direction)> run;
   /// Optional, instead of `run`: the directions from one call, for implementations that compute them together, such
-  /// as an external process. `asked` are the directions the caller judges (a compiler may build only those); results
-  /// of others are ignored.
-  std::function<RunResults(const Case &, const std::vector<Direction> &asked)> run_case;
+  /// as an external process; a library's, which learns only while running what would run a direction, asks
+  /// `asked.held_back` then.
+  std::function<RunResults(const Case &, const Asked &asked)> run_case;
   /// Optional: one-time work of the process (oneDNN compiling its GEMM kernels, say), done once by a campaign
   /// before it forks its workers, so that each worker inherits it instead of repeating it on its first case.
   std::function<void()> warm_up;
@@ -112,6 +127,9 @@ struct Strategy {
   /// Its loops run at about the definition's speed, many times a BLAS's: on a case over the cost plan's limit it
   /// runs only on a share of cases that shrinks as the case grows (core/run/cost_plan.hpp). --full-check clears it.
   bool cost_planned = false;
+  /// Whether the problems of its known library bugs run anyway (each is then a finding again): set on a selection
+  /// once, by --run-held-back, and by `corpus run` on an upstream case's strategy; verification reads it here.
+  bool run_held_back = false;
 
   /// Why `direction` of `problem` is skipped: outside `supports`, or `unsupported`'s reason; "" when it runs.
   std::string unsupported_reason(const Problem &problem, Direction direction) const {

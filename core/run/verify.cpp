@@ -87,14 +87,20 @@ RunResult guarded_run(const Strategy &strategy, const Case &conv_case, Direction
 }
 
 /// Every direction's run_case result; a throw fails them all.
-RunResults guarded_run_case(const Strategy &strategy, const Case &conv_case, const std::vector<Direction> &asked) {
+RunResults guarded_run_case(const Strategy &strategy, const Case &conv_case, std::vector<Direction> directions) {
   try {
-    return strategy.run_case(conv_case, asked);
+    return strategy.run_case(conv_case, Asked{std::move(directions), strategy.run_held_back});
   } catch (const std::exception &exception) {
     return every_direction_failed(conv_case.problem.op, fmt::format("threw: {}", exception.what()));
   } catch (...) {
     return every_direction_failed(conv_case.problem.op, "threw a non-standard exception");
   }
+}
+
+/// The known bug holding back `direction` of `conv_case` on a strategy that names no implementation (one of one
+/// direction at a time, or an outside one): decided by the problem alone, unless the strategy runs held-back bugs.
+const KnownBug *held_back_by_problem(const Strategy &strategy, const Case &conv_case, Direction direction) {
+  return Asked{{}, strategy.run_held_back}.held_back(strategy.name, conv_case, direction);
 }
 
 /// `direction`'s result, moved out of `runs`, or a failure saying there is none.
@@ -134,7 +140,7 @@ Outcome verify_one(const Case &conv_case, const Reference &reference, const Stra
   // decided by the problem, here. A built-in one that runs all directions at once asks its library's table itself,
   // once it knows what would run.
   if (!strategy.run_case || strategy.outside)
-    if (const KnownBug *bug = held_back_by(strategy.name, conv_case, direction); bug != nullptr)
+    if (const KnownBug *bug = held_back_by_problem(strategy, conv_case, direction))
       return Outcome{strategy.name, direction, Verdict::held_back, held_back_detail(*bug, ""), {}, {}};
   reason = planned_out(strategy, conv_case);
   if (!reason.empty()) return Outcome{strategy.name, direction, Verdict::skipped, reason, {}, {}};
@@ -192,7 +198,7 @@ std::vector<Outcome> verify_case(const Case &conv_case, const Reference &referen
       reasons[d] = strategy.unsupported_reason(conv_case.problem, op_directions[d].direction);
       if (!reasons[d].empty()) continue;
       if (const KnownBug *bug =
-              strategy.outside ? held_back_by(strategy.name, conv_case, op_directions[d].direction) : nullptr)
+              strategy.outside ? held_back_by_problem(strategy, conv_case, op_directions[d].direction) : nullptr)
         held[d] = held_back_detail(*bug, "");
       else
         asked.push_back(op_directions[d].direction);

@@ -11,7 +11,7 @@ namespace convcheck {
 
 namespace {
 
-RunResults run_case(const Case &c, const std::vector<Direction> &) {
+RunResults run_case(const Case &c, const Asked &) {
   const Algorithm algorithm = winograd_tile_for(c);
   return winograd_results(c, algorithm, [&](Direction d) { // transforms only for a direction it takes
     const std::array<WinogradAxis, 3> axes = winograd_axes(c.problem, algorithm);

@@ -9,7 +9,7 @@ namespace convcheck {
 
 namespace {
 
-RunResults run_case(const Case &c, const std::vector<Direction> &) {
+RunResults run_case(const Case &c, const Asked &) {
   const Algorithm algorithm = winograd_tile_for(c);
   return winograd_results(c, algorithm, [&](Direction d) { // transforms only for a direction it takes
     return winograd_result(c, d, winograd_axes(c.problem, algorithm), WinogradOptions{.drop_last_partial_tile = true});

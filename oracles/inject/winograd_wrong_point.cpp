@@ -22,7 +22,7 @@ void break_last_row(WinogradAxis &axis) {
   for (size_t t = 0; t < static_cast<size_t>(axis.r); ++t, power *= wrong) axis.g[row + t] = power / f;
 }
 
-RunResults run_case(const Case &c, const std::vector<Direction> &) {
+RunResults run_case(const Case &c, const Asked &) {
   const Algorithm algorithm = winograd_tile_for(c);
   return winograd_results(c, algorithm, [&](Direction d) { // transforms only for a direction it takes
     std::array<WinogradAxis, 3> axes = winograd_axes(c.problem, algorithm);

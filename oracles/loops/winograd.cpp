@@ -11,7 +11,7 @@ namespace convcheck {
 
 namespace {
 
-RunResults run_case(const Case &c, const std::vector<Direction> &) {
+RunResults run_case(const Case &c, const Asked &) {
   const Algorithm algorithm = winograd_tile_for(c);
   // The transforms are built only for a direction the strategy takes: a kernel it refuses (12, say) would overflow
   // their exact rationals.

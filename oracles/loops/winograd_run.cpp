@@ -28,7 +28,7 @@ Tensor winograd_result(const Case &c, Direction direction, const std::array<Wino
 }
 
 Strategy winograd_strategy(std::string name, std::string description, bool injected,
-                           std::function<RunResults(const Case &, const std::vector<Direction> &)> run_case) {
+                           std::function<RunResults(const Case &, const Asked &)> run_case) {
   return {.name = std::move(name),
           .description = std::move(description),
           .injected = injected,

@@ -26,7 +26,7 @@ Tensor winograd_result(const Case &conv_case, Direction direction, const std::ar
 /// The row of a winograd strategy (float32, 1-D to 3-D, crops, output and grad_data where the transforms take the
 /// problem), computing every direction with `run_case`.
 Strategy winograd_strategy(std::string name, std::string description, bool injected,
-                           std::function<RunResults(const Case &, const std::vector<Direction> &)> run_case);
+                           std::function<RunResults(const Case &, const Asked &)> run_case);
 
 /// Every direction of the case by `run` (output and grad_data; grad_weight skipped with the reason), each
 /// declaring `algorithm`.

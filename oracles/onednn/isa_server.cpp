@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "core/process/wire.hpp"
-#include "core/run/known_bug.hpp"
 #include "oracles/onednn/isa_caps.hpp"
 #include "oracles/dispatch/cap_server.hpp"
 
@@ -42,7 +41,7 @@ std::string answer(const std::string &request) {
     out.put(onednn_process_isa());
     return out.bytes();
   }
-  set_run_held_back(in.get<bool>());
+  const bool run_held_back = in.get<bool>();
   const auto path = in.get<OnednnPath>();
   const auto algorithm = in.get<OnednnAlgorithm>();
   Case conv_case;
@@ -54,7 +53,7 @@ std::string answer(const std::string &request) {
   conv_case.seed = in.get<uint64_t>();
   conv_case.case_index = in.get<uint64_t>();
   for (Role role : input_roles) conv_case[role] = get_tensor(in);
-  put_runs(out, onednn_results(conv_case, path, algorithm));
+  put_runs(out, onednn_results(conv_case, path, algorithm, run_held_back));
   return out.bytes();
 }
 
@@ -75,10 +74,11 @@ bool ask(const std::string &cap, const WireWriter &request, std::string &reply, 
   return ask_cap_server(cap, environment, server_variable, fmt::format("the oneDNN server for cap {}", cap), request, reply, why);
 }
 
-WireWriter request_header(Request kind, OnednnPath path, OnednnAlgorithm algorithm, const Problem &problem) {
+WireWriter request_header(Request kind, OnednnPath path, OnednnAlgorithm algorithm, const Problem &problem,
+                          bool run_held_back = false) {
   WireWriter request;
   request.put(kind);
-  request.put(run_held_back());
+  request.put(run_held_back);
   request.put(path);
   request.put(algorithm);
   request.put(problem);
@@ -99,9 +99,9 @@ std::string onednn_process_isa() {
 }
 
 RunResults onednn_results_under(const std::string &cap, const Case &conv_case, OnednnPath path,
-                                OnednnAlgorithm algorithm) {
-  if (cap.empty() || cap == onednn_process_isa()) return onednn_results(conv_case, path, algorithm);
-  WireWriter request = request_header(Request::run, path, algorithm, conv_case.problem);
+                                OnednnAlgorithm algorithm, bool run_held_back) {
+  if (cap.empty() || cap == onednn_process_isa()) return onednn_results(conv_case, path, algorithm, run_held_back);
+  WireWriter request = request_header(Request::run, path, algorithm, conv_case.problem, run_held_back);
   request.put(conv_case.seed);
   request.put(conv_case.case_index);
   for (Role role : input_roles) put_tensor(request, conv_case[role]);
@@ -116,11 +116,12 @@ RunResults onednn_results_under(const std::string &cap, const Case &conv_case, O
   }
 }
 
-RunResults onednn_results_capped(const Case &conv_case, OnednnPath path, OnednnAlgorithm algorithm) {
+RunResults onednn_results_capped(const Case &conv_case, OnednnPath path, OnednnAlgorithm algorithm,
+                                 bool run_held_back) {
   const std::string cap = isa_cap_of(conv_case);
   if (std::string lacks = cap.empty() ? "" : host_lacks(cap); !lacks.empty())
     return every_direction_skipped(conv_case.problem.op, lacks);
-  return onednn_results_under(cap, conv_case, path, algorithm);
+  return onednn_results_under(cap, conv_case, path, algorithm, run_held_back);
 }
 
 std::string onednn_implementation_under(const std::string &cap, const Problem &config, Direction direction,

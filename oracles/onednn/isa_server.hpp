@@ -22,12 +22,12 @@ std::string onednn_process_isa();
 
 /// onednn_results under `cap`: in this process when it runs at `cap`, else through this process's server for it.
 RunResults onednn_results_under(const std::string &cap, const Case &conv_case, OnednnPath path,
-                                OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
+                                OnednnAlgorithm algorithm, bool run_held_back);
 
 /// onednn_results under the case's own cap (oracles/onednn/isa_caps.hpp: carried or drawn); every direction skipped with
 /// the reason when this host cannot run that cap.
-RunResults onednn_results_capped(const Case &conv_case, OnednnPath path,
-                                 OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
+RunResults onednn_results_capped(const Case &conv_case, OnednnPath path, OnednnAlgorithm algorithm,
+                                 bool run_held_back);
 
 /// onednn_implementation under `cap`, likewise; "none: ..." when the server fails.
 std::string onednn_implementation_under(const std::string &cap, const Problem &config, Direction direction,

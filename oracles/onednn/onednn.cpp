@@ -210,7 +210,9 @@ const Registration registration{{
     },
     // Under the case's ISA cap (oracles/onednn/isa_caps.hpp): in this process when it runs at that cap, else in a server
     // process started with it (oracles/onednn/isa_server.hpp).
-    .run_case = [](const Case &c, const std::vector<Direction> &) { return onednn_results_capped(c, onednn_path(c)); },
+    .run_case = [](const Case &c, const Asked &asked) {
+      return onednn_results_capped(c, onednn_path(c), OnednnAlgorithm::direct, asked.run_held_back);
+    },
     // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process (tens of ms,
     // docs/performance.md); one small case down every path pays that once, before the workers are forked.
     .warm_up =
@@ -308,7 +310,7 @@ void run_one(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, const Ca
 
 } // namespace
 
-RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algorithm) {
+RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, bool run_held_back) {
   RunResults runs;
   const SingleThreadInParallelRegion single_thread;
   bool any_left = false;
@@ -347,7 +349,7 @@ RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algori
       try {
         // The kernel is chosen, not yet run: a known bug of it holds the direction back (known_bugs.cpp).
         const Ran ran([&] { return onednn_ran(pd, path); });
-        if (const KnownBug *bug = held_back_by(onednn_strategy_name(algorithm), c, direction, ran); bug != nullptr)
+        if (const KnownBug *bug = Asked{{}, run_held_back}.held_back(onednn_strategy_name(algorithm), c, direction, ran))
           run.held_back = held_back_detail(*bug, ran());
         else
           run_one(c, path, algorithm, primitives, pd, held, direction, run, stream);

@@ -58,7 +58,9 @@ OnednnPath onednn_path(const Case &conv_case);
 /// (onednn_algorithm_class); a problem oneDNN has no winograd kernel for is skipped with oneDNN's answer, and so is
 /// a Winograd weight gradient (its kernel tiles the sum over output positions, which the Winograd bound does not
 /// model: docs/bounds.md).
-RunResults onednn_results(const Case &conv_case, OnednnPath path, OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
+/// `run_held_back` runs the directions its known bugs (known_bugs.cpp) would hold back (Asked, core/run/strategy.hpp).
+RunResults onednn_results(const Case &conv_case, OnednnPath path, OnednnAlgorithm algorithm = OnednnAlgorithm::direct,
+                          bool run_held_back = false);
 
 /// The weight layout the user hands oneDNN on `path` (the plain path holds them as oneDNN's plain kernels read them).
 WeightLayout onednn_weight_layout(const Problem &config, OnednnPath path);

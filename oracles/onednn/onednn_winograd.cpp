@@ -89,11 +89,11 @@ const Registration winograd{{
                  .strides = {1},
                  .dilations = {1}},
     .run_case =
-        [](const Case &c, const std::vector<Direction> &) {
+        [](const Case &c, const Asked &asked) {
           const std::string cap = isa_cap_of(c);
           if (const std::string refused = cap_refusal(cap); !refused.empty())
             return every_direction_skipped(c.problem.op, refused);
-          return onednn_results_under(cap, c, OnednnPath::blocked, winograd_request(c));
+          return onednn_results_under(cap, c, OnednnPath::blocked, winograd_request(c), asked.run_held_back);
         },
     .identity = identity,
     .implementation = [](const Case &c, Direction direction) {
@@ -110,8 +110,8 @@ const Registration automatic{{
                  .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
     .unsupported = [](const Problem &problem, Direction) { return onednn_refused_padding(problem); },
     .run_case =
-        [](const Case &c, const std::vector<Direction> &) {
-          return onednn_results_capped(c, OnednnPath::blocked, OnednnAlgorithm::automatic);
+        [](const Case &c, const Asked &asked) {
+          return onednn_results_capped(c, OnednnPath::blocked, OnednnAlgorithm::automatic, asked.run_held_back);
         },
     .identity = identity,
     .implementation = [](const Case &c, Direction direction) {

@@ -97,7 +97,7 @@ Strategy external_strategy(const ExternalSpec &spec) {
   if (spec.case_format >= 2) strategy.supports.ranks = {1, 2, 3}, strategy.supports.crops = true;
   strategy.name = spec.name;
   strategy.description = fmt::format("external command: {}", spec.command);
-  strategy.run_case = [spec](const Case &c, const std::vector<Direction> &) { return run_external(spec, c); };
+  strategy.run_case = [spec](const Case &c, const Asked &) { return run_external(spec, c); };
   return strategy;
 }
 

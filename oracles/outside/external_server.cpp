@@ -110,8 +110,8 @@ Strategy server_strategy(const ServerSpec &spec) {
                                names.empty() ? "none" : names);
     };
   }
-  strategy.run_case = [connection](const Case &c, const std::vector<Direction> &asked) {
-    return connection->run(c, asked);
+  strategy.run_case = [connection](const Case &c, const Asked &asked) {
+    return connection->run(c, asked.directions);
   };
   strategy.implementation = [connection](const Case &, Direction) { return connection->hello().name; };
   strategy.identity = [hello = connection->hello()] { return ImplementationIdentity{hello.name, hello.version}; };

@@ -25,7 +25,7 @@ std::string pair_key(const std::string &capability, const std::string &cap) { re
 
 std::string answer(const std::string &request) {
   WireReader in(request);
-  set_run_held_back(in.get<bool>());
+  const bool run_held_back = in.get<bool>();
   const std::string name = in.get_string();
   Case conv_case;
   conv_case.problem = in.get<Problem>();
@@ -37,7 +37,7 @@ std::string answer(const std::string &request) {
   WireWriter out;
   const Strategy *strategy = find_strategy(name);
   put_runs(out, strategy != nullptr && strategy->run_case
-                    ? strategy->run_case(conv_case, direction_list(conv_case.problem.op))
+                    ? strategy->run_case(conv_case, Asked{direction_list(conv_case.problem.op), run_held_back})
                     : every_direction_failed(conv_case.problem.op, "the torch server has no strategy " + name));
   return out.bytes();
 }
@@ -49,8 +49,8 @@ int serve_torch_capability_if_asked() {
   return serve_frames(answer);
 }
 
-RunResults torch_results_capped(const std::string &strategy, const Case &conv_case, bool onednn_beneath,
-                                const TorchHere &here) {
+RunResults torch_results_capped(const std::string &strategy, const Case &conv_case, const Asked &asked,
+                                bool onednn_beneath, const TorchHere &here) {
   // The oneDNN cap matters to `torch` only (its Mkldnn backend is oneDNN), but a server for another ATen capability
   // is started with the case's cap either way, so that torch_native's cases share torch's servers.
   const std::string capability = aten_capability_of(conv_case);
@@ -61,7 +61,7 @@ RunResults torch_results_capped(const std::string &strategy, const Case &conv_ca
     return every_direction_skipped(conv_case.problem.op, lacks);
   const bool capability_here = capability.empty() || capability == here.capability();
   const bool cap_here = cap.empty() || cap == onednn_process_isa();
-  if (capability_here && (cap_here || !onednn_beneath)) return here.run(conv_case);
+  if (capability_here && (cap_here || !onednn_beneath)) return here.run(conv_case, asked);
   if (!cap.empty() && !host_lacks(cap).empty()) cap = ""; // torch_native: no cap rather than none at all
   const std::string key = pair_key(capability, cap), what = fmt::format("the torch server for {}", key);
   if (const char *serving = std::getenv(server_variable); serving != nullptr)
@@ -69,7 +69,7 @@ RunResults torch_results_capped(const std::string &strategy, const Case &conv_ca
                                   fmt::format("{} runs ATen at {} and oneDNN at {}", what, here.capability(),
                                               onednn_process_isa()));
   WireWriter request;
-  request.put(run_held_back());
+  request.put(asked.run_held_back);
   request.put(strategy);
   request.put(conv_case.problem);
   request.put(conv_case.seed);

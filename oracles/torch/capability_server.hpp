@@ -20,15 +20,15 @@ int serve_torch_capability_if_asked();
 
 /// How a torch strategy runs in this process: its results on a case, and ATen's capability here (loads libtorch).
 struct TorchHere {
-  std::function<RunResults(const Case &)> run;
+  std::function<RunResults(const Case &, const Asked &)> run;
   std::function<std::string()> capability;
 };
 
 /// `strategy`'s results on `conv_case` under the case's ATen capability and, when `onednn_beneath`, its ISA cap:
 /// `here.run` when this process runs at them, else through this process's server for the pair. Every direction
 /// skipped with the reason when this host cannot run them.
-RunResults torch_results_capped(const std::string &strategy, const Case &conv_case, bool onednn_beneath,
-                                const TorchHere &here);
+RunResults torch_results_capped(const std::string &strategy, const Case &conv_case, const Asked &asked,
+                                bool onednn_beneath, const TorchHere &here);
 
 /// What a finding records of where `conv_case` ran: "ATen capability avx512, oneDNN cap avx2 (oneDNN isa avx2)"
 /// ("ATen's choice, avx2 here" when the case has none).

@@ -107,7 +107,7 @@ std::string missing_kernel(const Problem &p, const char *error) {
   return text.find("not implemented for '") != std::string::npos ? text : "";
 }
 
-RunResults run_torch(const Case &c, bool mkldnn) {
+RunResults run_torch(const Case &c, bool mkldnn, const Asked &asked) {
   RunResults runs;
   const Module &m = module();
   if (!m.error.empty()) {
@@ -117,7 +117,7 @@ RunResults run_torch(const Case &c, bool mkldnn) {
   // Known bugs (known_bugs.cpp), told ATen's backend, asked only when a row's cheaper tests pass.
   const std::string strategy = mkldnn ? "torch" : "torch_native";
   const Ran ran([&] { return backend_name(m, c, mkldnn); });
-  if (const KnownBug *bug = held_back_by(strategy, c, Direction::output, ran); bug != nullptr)
+  if (const KnownBug *bug = asked.held_back(strategy, c, Direction::output, ran))
     return every_direction_held_back(c.problem.op, held_back_detail(*bug, ran()));
   const Problem &p = c.problem;
   const DType dtype = c[Role::data].dtype();
@@ -125,7 +125,7 @@ RunResults run_torch(const Case &c, bool mkldnn) {
   Tensor grad_data = Tensor::uninitialized(dtype, p.data_shape());
   Tensor grad_weight = Tensor::uninitialized(dtype, p.weight_shape());
   for (Direction direction : {Direction::grad_data, Direction::grad_weight})
-    if (const KnownBug *bug = held_back_by(strategy, c, direction, ran); bug != nullptr)
+    if (const KnownBug *bug = asked.held_back(strategy, c, direction, ran))
       runs[direction].held_back = held_back_detail(*bug, ran());
   torch_module::Results results;
   results.output = raw(output);
@@ -157,8 +157,8 @@ std::string backend_of(const Case &c, bool mkldnn) {
 /// static initialisers, oneDNN's engine and GEMM kernels, OpenBLAS) is done once, in the campaign's process.
 void warm_up() {
   const Case c = make_case(parse_descriptor("mb1ic4ih6iw6oc4kh3kw3pt1pl1_nhwc"), FillMode::normal, 0, 0);
-  run_torch(c, true);
-  run_torch(c, false);
+  run_torch(c, true, Asked{});
+  run_torch(c, false, Asked{});
 }
 
 /// The low-precision rows whose tensors share one format (bf16 or f16 storage, float32 accumulation): what ATen
@@ -186,7 +186,7 @@ std::string process_capability() {
 
 /// The strategy in this process, for oracles/torch/capability_server.hpp.
 TorchHere here(bool mkldnn) {
-  return {[mkldnn](const Case &c) { return run_torch(c, mkldnn); }, process_capability};
+  return {[mkldnn](const Case &c, const Asked &asked) { return run_torch(c, mkldnn, asked); }, process_capability};
 }
 
 /// One ATen strategy: the mkldnn backend allowed or not; each case under its ATen capability and, with mkldnn, the
@@ -199,8 +199,8 @@ Strategy aten_strategy(const std::string &name, std::string description, bool mk
       .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
                    .precisions = one_storage_format_rows(),
                    .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
-      .run_case = [name, mkldnn](const Case &c, const std::vector<Direction> &) {
-        return torch_results_capped(name, c, mkldnn, here(mkldnn));
+      .run_case = [name, mkldnn](const Case &c, const Asked &asked) {
+        return torch_results_capped(name, c, asked, mkldnn, here(mkldnn));
       },
       .warm_up = warm_up,
       .implementation =

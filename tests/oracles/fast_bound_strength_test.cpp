@@ -50,7 +50,7 @@ Strength measure(const std::string &name, FillMode fill) {
     strength.direct_false_alarms += judge(name, Direction::output, correct, reference[Direction::output]).verdict == Verdict::failed;
     Tensor wrong;
     verify_one(without_centre_tap(c), reference, strategy, Direction::output, &wrong);
-    const Algorithm algorithm = strategy.run_case ? strategy.run_case(c, direction_list(c.problem.op))
+    const Algorithm algorithm = strategy.run_case ? strategy.run_case(c, Asked{direction_list(c.problem.op)})
                                                               .at(Direction::output)
                                                               .algorithm.value_or(strategy.algorithm)
                                                   : strategy.algorithm;

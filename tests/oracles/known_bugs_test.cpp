@@ -72,9 +72,8 @@ TEST(KnownBugs, HoldsBackInsideItsVersionRangeOnlyAndIsLifted) {
   test_library_version = "2.0.1";
   EXPECT_EQ(held_back_by(strategy, grouped, Direction::grad_data, Ran("k")), nullptr) << "a fixed version runs";
   test_library_version = "1.5";
-  set_run_held_back(true);
-  EXPECT_EQ(held_back_by(strategy, grouped, Direction::grad_data, Ran("k")), nullptr) << "--run-held-back";
-  set_run_held_back(false);
+  EXPECT_NE(Asked{}.held_back(strategy, grouped, Direction::grad_data, Ran("k")), nullptr) << "asked as a campaign asks";
+  EXPECT_EQ((Asked{{}, true}.held_back(strategy, grouped, Direction::grad_data, Ran("k"))), nullptr) << "--run-held-back";
 }
 
 // An outside implementation names no kernel: verification asks its table before sending the case, and does not send
@@ -103,7 +102,7 @@ TEST(KnownBugs, AnOutsideImplementationIsNotSentWhatIsHeldBack) {
   outside.unsupported = [](const Problem &, Direction direction) {
     return direction == Direction::output ? std::string() : std::string("output only");
   };
-  outside.run_case = [&](const Case &c, const std::vector<Direction> &) {
+  outside.run_case = [&](const Case &c, const Asked &) {
     return ++sent, every_direction_failed(c.problem.op, "ran");
   };
   const Case grouped = make_case(parse_descriptor("g2mb1ic2iw3oc2kw2"), FillMode::exact, 7, 3);
@@ -115,9 +114,9 @@ TEST(KnownBugs, AnOutsideImplementationIsNotSentWhatIsHeldBack) {
   const std::vector<Outcome> ran = verify_case(plain, compute_reference(plain), {outside});
   EXPECT_EQ(sent, 1);
   EXPECT_EQ(find_outcome(ran, outside.name, Direction::output).verdict, Verdict::failed);
-  set_run_held_back(true);
-  verify_case(grouped, compute_reference(grouped), {outside});
-  set_run_held_back(false);
+  Strategy lifted = outside;
+  lifted.run_held_back = true; // --run-held-back
+  verify_case(grouped, compute_reference(grouped), {lifted});
   EXPECT_EQ(sent, 2) << "--run-held-back sends it";
 }
 
@@ -129,8 +128,8 @@ TEST(KnownBugs, AnOutsideImplementationIsAskedOnlyForWhatIsNotHeldBack) {
   outside.name = "known_bugs_test_outside";
   outside.outside = true;
   outside.supports = full_support();
-  outside.run_case = [&](const Case &c, const std::vector<Direction> &directions) {
-    asked.push_back(directions);
+  outside.run_case = [&](const Case &c, const Asked &request) {
+    asked.push_back(request.directions);
     return every_direction_failed(c.problem.op, "ran");
   };
   const Case grouped = make_case(parse_descriptor("g2mb1ic2iw3oc2kw2"), FillMode::exact, 7, 3);

@@ -16,7 +16,7 @@ Strategy run_case_strategy(std::function<RunResults(const Case &)> run_case) {
   strategy.name = "whole";
   strategy.supports = {.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32, DType::float64},
                        .data_layouts = every_data_layout, .weight_layouts = every_weight_layout};
-  strategy.run_case = [run_case](const Case &c, const std::vector<Direction> &) { return run_case(c); };
+  strategy.run_case = [run_case](const Case &c, const Asked &) { return run_case(c); };
   return strategy;
 }
 

@@ -46,7 +46,7 @@ bool is_hold_back(const RunResult &run) { return run.held_back.rfind("onednn-", 
 std::vector<std::string> disagreements(const Case &conv_case, OnednnPath path, std::vector<std::string> &ran,
                                        const std::string &cap = "") {
   const Reference reference = compute_reference(conv_case);
-  const RunResults runs = onednn_results_under(cap, conv_case, path);
+  const RunResults runs = onednn_results_under(cap, conv_case, path, OnednnAlgorithm::direct, false);
   std::vector<std::string> problems;
   for (Direction direction : all_directions) {
     const RunResult &run = runs.at(direction);
@@ -167,10 +167,8 @@ TEST(OnednnLowPrecision, HoldsBackTheBf16KernelsThatReturnWrongValues) {
       EXPECT_EQ(run.held_back, held_back_detail(*find_known_bug(bug.known_bug),
                                                 fmt::format("{} ({} path)", implementation, to_string(path))));
       if (!bug.same_each_run) continue;
-      set_run_held_back(true);
-      const RunResults lifted_runs = onednn_results(conv_case, path);
+      const RunResults lifted_runs = onednn_results(conv_case, path, OnednnAlgorithm::direct, true);
       const RunResult &lifted = lifted_runs.at(bug.direction);
-      set_run_held_back(false);
       ASSERT_FALSE(lifted.result.empty()) << lifted.error;
       EXPECT_EQ(judge("onednn", bug.direction, lifted.result, reference[bug.direction]).verdict, Verdict::failed);
     }
@@ -244,7 +242,7 @@ TEST(OnednnLowPrecision, Bf16UnderAnAvx2CapIsSkippedWithTheReason) {
   if (const std::string lacks = host_lacks("avx2"); !lacks.empty()) GTEST_SKIP() << lacks;
   const Case conv_case = make_case(parse_descriptor(std::string("mb2ic4ih6iw6oc4kh3kw3") + bf16), FillMode::exact, 7, 3);
   for (OnednnPath path : all_paths) {
-    const RunResults runs = onednn_results_under("avx2", conv_case, path);
+    const RunResults runs = onednn_results_under("avx2", conv_case, path, OnednnAlgorithm::direct, false);
     for (Direction direction : all_directions)
       EXPECT_EQ(runs.at(direction).skipped,
                 fmt::format("oneDNN {} has no bf16:bf16:bf16:f32 convolution forward (every direction's hint) at ISA "

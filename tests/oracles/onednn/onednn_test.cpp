@@ -45,9 +45,10 @@ bool is_known_hold_back(Direction direction, const std::string &held_back) {
 
 // Each path's problems on one case: a direction that did not pass (or weakly pass) against the reference, or was
 // skipped for another reason than the known jit bugs (held back).
-std::vector<std::string> path_disagreements(const Case &conv_case, OnednnPath path, const std::string &cap = "") {
+std::vector<std::string> path_disagreements(const Case &conv_case, OnednnPath path, const std::string &cap = "",
+                                            bool run_held_back = false) {
   const Reference reference = compute_reference(conv_case);
-  const RunResults runs = onednn_results_under(cap, conv_case, path);
+  const RunResults runs = onednn_results_under(cap, conv_case, path, OnednnAlgorithm::direct, run_held_back);
   std::vector<std::string> problems;
   for (Direction direction : all_directions) {
     const RunResult &run = runs.at(direction);
@@ -210,21 +211,19 @@ TEST(Onednn, HoldsBackTheJit1x1WeightGradientThatWritesPastItsScratchpad) {
   ASSERT_EQ(onednn_implementation_under(cap, conv_case.problem, Direction::grad_weight, OnednnPath::any_weights),
             "jit_1x1:avx2")
       << "the weight gradient no longer runs on jit_1x1: the test no longer reaches the bug";
-  const RunResults held = onednn_results_under(cap, conv_case, OnednnPath::any_weights);
+  const RunResults held = onednn_results_under(cap, conv_case, OnednnPath::any_weights, OnednnAlgorithm::direct, false);
   EXPECT_EQ(held.at(Direction::grad_weight).held_back.rfind("onednn-6035: ", 0), 0u)
       << held.at(Direction::grad_weight).held_back;
   EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights, cap).empty());
 
-  set_run_held_back(true);
-  const RunResults lifted = onednn_results_under(cap, conv_case, OnednnPath::any_weights);
-  set_run_held_back(false);
+  const RunResults lifted = onednn_results_under(cap, conv_case, OnednnPath::any_weights, OnednnAlgorithm::direct, true);
   EXPECT_EQ(lifted.at(Direction::grad_weight).error.rfind("threw: onednn: the primitive wrote past the ", 0), 0u)
       << lifted.at(Direction::grad_weight).error;
   EXPECT_TRUE(lifted.at(Direction::output).error.empty() && lifted.at(Direction::grad_data).error.empty());
 
-  EXPECT_EQ(onednn_results_under(cap, conv_case, OnednnPath::blocked).at(Direction::grad_weight).skipped, "");
+  EXPECT_EQ(onednn_results_under(cap, conv_case, OnednnPath::blocked, OnednnAlgorithm::direct, false).at(Direction::grad_weight).skipped, "");
   const Case first = make_case(parse_descriptor("mb2ic4ih12iw6oc5kh1kw1sw2"), FillMode::exact, 7, 3);
-  EXPECT_EQ(onednn_results_under(cap, first, OnednnPath::any_weights).at(Direction::grad_weight).skipped, "");
+  EXPECT_EQ(onednn_results_under(cap, first, OnednnPath::any_weights, OnednnAlgorithm::direct, false).at(Direction::grad_weight).skipped, "");
   EXPECT_TRUE(path_disagreements(first, OnednnPath::any_weights, cap).empty());
 }
 
@@ -237,9 +236,7 @@ TEST(Onednn, TheAvx512Jit1x1WeightGradientOfTheSameProblemIsRight) {
   EXPECT_EQ(onednn_implementation_under(cap, conv_case.problem, Direction::grad_weight, OnednnPath::any_weights)
                 .find("avx2"),
             std::string::npos);
-  set_run_held_back(true);
-  EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights, cap).empty());
-  set_run_held_back(false);
+  EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights, cap, true).empty());
 }
 
 // The crops the strategy skips are exactly those oneDNN refuses: over every padding from -2 to 1 at the beginning

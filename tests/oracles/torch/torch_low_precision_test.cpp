@@ -60,11 +60,9 @@ TEST_F(TorchLowPrecision, HoldsBackBf16UnderAOneDnnCapWithoutBf16) {
   conv_case.settings[isa_cap_setting] = "avx2";
   conv_case.settings[aten_capability_setting] = "";
   const Strategy &torch = *find_strategy("torch");
-  EXPECT_EQ(torch.run_case(conv_case, direction_list(conv_case.problem.op)).at(Direction::output).held_back,
+  EXPECT_EQ(torch.run_case(conv_case, Asked{direction_list(conv_case.problem.op)}).at(Direction::output).held_back,
             held("torch-bf16-below-onednn-cap", "Mkldnn"));
-  set_run_held_back(true);
-  const RunResults lifted = torch.run_case(conv_case, direction_list(conv_case.problem.op));
-  set_run_held_back(false);
+  const RunResults lifted = torch.run_case(conv_case, Asked{direction_list(conv_case.problem.op), true});
   EXPECT_EQ(lifted.at(Direction::output).error,
             "threw: at::convolution: could not create a primitive descriptor iterator");
 }
@@ -112,12 +110,10 @@ TEST_F(TorchLowPrecision, NarrowAccumulationIsCaughtWhereTorchPasses) {
 TEST_F(TorchLowPrecisionAnyHost, HoldsBackATenOwnBf16ConvolutionWhichRoundsItsSums) {
   const Case conv_case = make_case(parse_descriptor(std::string("mb1ic1ih3iw3oc1kh2kw2") + bf16), FillMode::exact, 7, 3);
   const Strategy &native = *find_strategy("torch_native");
-  const RunResults runs = native.run_case(conv_case, direction_list(conv_case.problem.op));
+  const RunResults runs = native.run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
   for (Direction direction : all_directions)
     EXPECT_EQ(runs.at(direction).held_back, held("torch-bf16-slow-sums", "Slow2d"));
-  set_run_held_back(true);
-  const RunResults lifted = native.run_case(conv_case, direction_list(conv_case.problem.op));
-  set_run_held_back(false);
+  const RunResults lifted = native.run_case(conv_case, Asked{direction_list(conv_case.problem.op), true});
   ASSERT_FALSE(lifted.at(Direction::output).result.empty()) << lifted.at(Direction::output).error;
   const Reference reference = compute_reference(conv_case);
   EXPECT_EQ(judge("torch_native", Direction::output, lifted.at(Direction::output).result, reference[Direction::output])
@@ -140,7 +136,7 @@ TEST_F(TorchLowPrecision, HoldsBackTheOneDnnBf16KernelsItReaches) {
     const std::string descriptor = std::string(bug.shape) + bf16;
     const Case conv_case = make_case(parse_descriptor(descriptor), FillMode::exact, 7, 3);
     const Reference reference = compute_reference(conv_case);
-    const RunResults runs = find_strategy("torch")->run_case(conv_case, direction_list(conv_case.problem.op));
+    const RunResults runs = find_strategy("torch")->run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
     for (Direction direction : all_directions) {
       const RunResult &run = runs.at(direction);
       if (direction == bug.direction) {
@@ -160,15 +156,13 @@ TEST_F(TorchLowPrecision, HoldsBackTheOneDnnBf16KernelsItReaches) {
 TEST_F(TorchLowPrecision, HoldsBackTheBf16DeconvATenComputesAsAConv) {
   const Case deconv = make_case(parse_descriptor(std::string("mb1ic1iw2oc1kw2_deconv") + bf16), FillMode::exact, 7, 3);
   const Strategy &torch = *find_strategy("torch");
-  const RunResults runs = torch.run_case(deconv, direction_list(deconv.problem.op));
+  const RunResults runs = torch.run_case(deconv, Asked{direction_list(deconv.problem.op)});
   for (Direction direction : all_directions)
     EXPECT_EQ(runs.at(direction).held_back, held("torch-bf16-deconv-as-conv", "Mkldnn"));
-  set_run_held_back(true);
-  const RunResults lifted = torch.run_case(deconv, direction_list(deconv.problem.op));
-  set_run_held_back(false);
+  const RunResults lifted = torch.run_case(deconv, Asked{direction_list(deconv.problem.op), true});
   EXPECT_EQ(lifted.at(Direction::output).error,
             "threw: at::convolution: returned a tensor of shape [1, 1, 1], not [1, 1, 3]");
-  const RunResults native = find_strategy("torch_native")->run_case(deconv, direction_list(deconv.problem.op));
+  const RunResults native = find_strategy("torch_native")->run_case(deconv, Asked{direction_list(deconv.problem.op)});
   EXPECT_EQ(native.at(Direction::output).skipped, "ATen 1.13 has no CPU bfloat16 kernel here: at::convolution: "
                                                   "\"slow_conv_transpose2d_out_cpu\" not implemented for 'BFloat16'");
   for (Direction direction : {Direction::grad_data, Direction::grad_weight})
@@ -185,12 +179,10 @@ TEST_F(TorchLowPrecisionAnyHost, WithoutAvx512TorchReachesATenOwnBf16KernelsAndH
   const Case conv_case =
       make_case(parse_descriptor(std::string("mb1ic32ih4iw4oc2kh3kw3pt1pb1pl1pr1") + bf16), FillMode::witness, 7, 3);
   const Strategy &torch = *find_strategy("torch");
-  const RunResults runs = torch.run_case(conv_case, direction_list(conv_case.problem.op));
+  const RunResults runs = torch.run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
   for (Direction direction : all_directions)
     EXPECT_EQ(runs.at(direction).held_back, held("torch-bf16-slow-sums", "Slow2d"));
-  set_run_held_back(true);
-  const RunResults lifted = torch.run_case(conv_case, direction_list(conv_case.problem.op));
-  set_run_held_back(false);
+  const RunResults lifted = torch.run_case(conv_case, Asked{direction_list(conv_case.problem.op), true});
   ASSERT_FALSE(lifted.at(Direction::output).result.empty()) << lifted.at(Direction::output).error;
   const Reference reference = compute_reference(conv_case);
   EXPECT_EQ(judge("torch", Direction::output, lifted.at(Direction::output).result, reference[Direction::output]).verdict,
@@ -201,7 +193,7 @@ TEST_F(TorchLowPrecisionAnyHost, WithoutAvx512TorchReachesATenOwnBf16KernelsAndH
 TEST_F(TorchLowPrecisionAnyHost, F16IsSkippedWithATenMessage) {
   const Case conv_case = make_case(parse_descriptor("mb2ic3ih5iw5oc4kh3kw3_f16:f16:f16:f32"), FillMode::normal, 7, 3);
   for (const char *name : {"torch", "torch_native"}) {
-    const RunResults runs = find_strategy(name)->run_case(conv_case, direction_list(conv_case.problem.op));
+    const RunResults runs = find_strategy(name)->run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
     EXPECT_EQ(runs.at(Direction::output).skipped, "ATen 1.13 has no CPU float16 kernel here: at::convolution: "
                                                   "\"slow_conv2d_cpu\" not implemented for 'Half'")
         << name;

@@ -134,7 +134,7 @@ TEST_F(Torch, HoldsBackTheWeightGradientOneDnnCorrupts) {
   const std::string held = "mb2ic4ih12iw6oc5kh1kw1sw2_nhwc";
   for (FillMode fill : {FillMode::exact, FillMode::normal}) {
     const Case conv_case = make_case(parse_descriptor(held), fill, 7, 3);
-    const RunResults runs = find_strategy("torch")->run_case(conv_case, direction_list(conv_case.problem.op));
+    const RunResults runs = find_strategy("torch")->run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
     EXPECT_EQ(runs.at(Direction::grad_weight).held_back, held_back_6035());
     EXPECT_TRUE(runs.at(Direction::grad_weight).result.empty());
     EXPECT_TRUE(testing::disagreements("torch", held, fill, /*allow_skips=*/true).empty());
@@ -170,7 +170,7 @@ TEST_F(Torch, RunsUnderEachAtenCapabilityTheHostHas) {
     if (const std::string lacks = host_lacks_aten(value.name); !lacks.empty()) {
       Case conv_case = make_case(parse_descriptor(descriptor), FillMode::exact, 7, 3);
       conv_case.settings[aten_capability_setting] = value.name;
-      const RunResults runs = find_strategy("torch")->run_case(conv_case, direction_list(conv_case.problem.op));
+      const RunResults runs = find_strategy("torch")->run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
       EXPECT_EQ(runs.at(Direction::output).skipped, lacks);
     }
 }
