@@ -123,10 +123,11 @@ size_t failing_pairs(const CampaignReport &report) {
 
 std::string header(const CampaignReport &report, const std::string &origin) {
   const size_t findings = failing_pairs(report);
-  const std::string verdict = report.failed() ? count_of(findings, "finding") : "PASS";
-  const std::string detail = report.failed() ? count_of(report.failures.size(), "failing result") + " in " +
-                                                   count_of(findings, "strategy &times; direction pair")
-                                             : "every strategy agreed with the reference on every case";
+  const std::string verdict = !report.failed() ? "PASS" : findings > 0 ? count_of(findings, "finding") : "FAIL";
+  std::string detail = report.failed() ? count_of(report.failures.size(), "failing result") + " in " +
+                                             count_of(findings, "strategy &times; direction pair")
+                                       : "every strategy agreed with the reference on every case";
+  if (!report.unmade_cases.empty()) detail += "; " + count_of(report.unmade_cases.size(), "case") + " not made";
   return fmt::format("<header class=\"{}\"><div><h1>convcheck report</h1><div class=\"origin\">{}</div></div>"
                      "<div class=\"verdict\" id=\"verdict\">{}<small>{}</small></div></header>\n",
                      report.failed() ? "fail" : "pass",
@@ -245,6 +246,17 @@ std::string findings(const CampaignReport &report) {
   if (cards > max_finding_cards)
     html += fmt::format("<p class=\"note\">{} more saved findings are in the JSON report.</p>\n",
                         cards - max_finding_cards);
+  if (!report.unmade_cases.empty()) {
+    html += fmt::format("<p class=\"note\">{} or their double references could not be made (convcheck's own code "
+                        "crashed or overran the case timeout; no strategy ran):</p>\n<table class=\"unsaved\"><thead>"
+                        "<tr><th>case</th><th>config</th><th>problem</th></tr></thead><tbody>\n",
+                        count_of(report.unmade_cases.size(), "case"));
+    for (const UnmadeCase &unmade : report.unmade_cases)
+      html += fmt::format("<tr><td>{}</td><td><code>{}</code></td><td class=\"problem\">{}</td></tr>\n",
+                          unmade.case_index, markup_escape(format_descriptor(unmade.config)),
+                          markup_escape(unmade.problem));
+    html += "</tbody></table>\n";
+  }
   if (unsaved > 0)
     html += fmt::format("<details{}><summary>{} not saved (only the first of each strategy and direction are, see "
                         "<code>--max-saved</code>){}</summary>\n"
@@ -262,7 +274,10 @@ std::string html_report(const CampaignReport &report, const std::string &origin)
                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                      "<title>convcheck: {}</title>\n<style>{}</style></head>\n<body><main>\n{}{}{}{}{}{}{}{}"
                      "<footer>convcheck {} &middot; seed {} &middot; {} cases</footer>\n</main></body></html>\n",
-                     report.failed() ? count_of(failing_pairs(report), "finding") : "pass", style,
+                     !report.failed()                 ? "pass"
+                     : failing_pairs(report) > 0 ? count_of(failing_pairs(report), "finding")
+                                                 : "fail",
+                     style,
                      header(report, origin), judged_section(report), summary(report), matrix(report), findings(report),
                      skip_section(report), ratio_section(report),
                      config_space_section(report), CONVCHECK_VERSION, report.seed, report.cases);

@@ -86,6 +86,10 @@ std::string json_report(const CampaignReport &report) {
     }
     failures.push_back(entry);
   }
+  nlohmann::json unmade_cases = nlohmann::json::array();
+  for (const UnmadeCase &unmade : report.unmade_cases)
+    unmade_cases.push_back(
+        {{"case_index", unmade.case_index}, {"config", format_descriptor(unmade.config)}, {"problem", unmade.problem}});
   nlohmann::json json = {{"seed", report.seed},
                                {"cases", report.cases},
                                {"elapsed_s", report.elapsed_s},
@@ -98,6 +102,7 @@ std::string json_report(const CampaignReport &report) {
                                {"workers_recycled", report.workers_recycled},
                                {"convcheck_version", CONVCHECK_VERSION},
                                {"strategies", strategies},
+                               {"unmade_cases", unmade_cases},
                                {"failures", failures},
                                {"judged", judged_json(report)},
                                {"stats", stats_json(report.stats)}};
@@ -168,6 +173,11 @@ CampaignReport report_from_json(const nlohmann::json &json) {
                                               row.at("config").get<std::string>()});
     report.failures.push_back(reported);
   }
+  if (json.contains("unmade_cases")) // older reports counted them as failures of a strategy "reference"
+    for (const nlohmann::json &entry : json.at("unmade_cases"))
+      report.unmade_cases.push_back({entry.at("case_index").get<uint64_t>(),
+                                     parse_descriptor(entry.at("config").get<std::string>()),
+                                     entry.at("problem").get<std::string>()});
   if (json.contains("stats")) report.stats = stats_from_json(json.at("stats")); // older reports have none
   if (json.contains("campaign")) report.identity = identity_from_json(json.at("campaign")); // nor this
   if (json.contains("judged")) // nor this
@@ -215,11 +225,14 @@ CampaignReport merge_reports(const std::vector<CampaignReport> &shards) {
       }
     }
     merged.failures.insert(merged.failures.end(), shard.failures.begin(), shard.failures.end());
+    merged.unmade_cases.insert(merged.unmade_cases.end(), shard.unmade_cases.begin(), shard.unmade_cases.end());
     merged.stats.merge(shard.stats);
   }
   std::stable_sort(merged.failures.begin(), merged.failures.end(), [](const auto &a, const auto &b) {
     return a.failure.case_index < b.failure.case_index;
   });
+  std::stable_sort(merged.unmade_cases.begin(), merged.unmade_cases.end(),
+                   [](const auto &a, const auto &b) { return a.case_index < b.case_index; });
   return merged;
 }
 

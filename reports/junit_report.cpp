@@ -67,6 +67,16 @@ std::string junit_report(const CampaignReport &report) {
                                                    describe_skip_reasons(tally.skip_reasons, max_skip_reasons)));
       cases += "    </testcase>\n";
     }
+  if (!report.unmade_cases.empty()) { // no strategy's verdict, but a failed campaign: one testcase of its own
+    ++tests, ++failures;
+    std::string lines;
+    for (const UnmadeCase &unmade : report.unmade_cases)
+      lines += fmt::format("case {} {}: {}\n", unmade.case_index, format_descriptor(unmade.config), unmade.problem);
+    cases += fmt::format("    <testcase classname=\"convcheck\" name=\"making cases\" time=\"0\">\n"
+                         "      <failure message=\"{} cases or their references could not be made\" "
+                         "type=\"unmade\">{}</failure>\n    </testcase>\n",
+                         report.unmade_cases.size(), markup_escape(lines));
+  }
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                      "<testsuites name=\"convcheck\" tests=\"{0}\" failures=\"{1}\" skipped=\"{2}\" time=\"{3:.3f}\">\n"
                      "  <testsuite name=\"convcheck\" tests=\"{0}\" failures=\"{1}\" skipped=\"{2}\" errors=\"0\" "

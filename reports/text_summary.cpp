@@ -64,7 +64,10 @@ std::string text_summary(const CampaignReport &report) {
                         saved.shrink_steps, saved.path);
   }
   if (unsaved > 0) text += fmt::format("({} more failures of the same strategies and directions not saved)\n", unsaved);
-  text += report.failed() ? fmt::format("{} failures\n", report.failures.size()) : "no mismatch\n";
+  for (const UnmadeCase &unmade : report.unmade_cases)
+    text += fmt::format("FAILED making case {} or its reference (no strategy ran): {}\n  config {}\n", unmade.case_index,
+                        unmade.problem, format_descriptor(unmade.config));
+  text += report.failed() ? fmt::format("{} failures\n", report.failure_count()) : "no mismatch\n";
   return text;
 }
 

@@ -134,11 +134,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
     const Problem config = run.reference_problem.empty() ? run.problem : source.config_at(index);
     report.reference_s += run.reference_s;
     report.stats.add(config, run.outcomes);
-    if (!run.reference_problem.empty())
-      report.failures.push_back({Failure{"reference", Direction::output, index, config,
-                                         "making the case and its reference: " + run.reference_problem,
-                                         FailureKind::crash},
-                                 std::nullopt});
+    if (!run.reference_problem.empty()) report.unmade_cases.push_back({index, config, run.reference_problem});
     for (size_t j = 0; j < run.outcomes.size(); ++j) { // strategy-major, see verify_case
       const Outcome &outcome = run.outcomes[j];
       Tally &tally = report.tally_of(outcome.strategy).by_direction[outcome.direction];
@@ -157,7 +153,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
     report.cases = i + 1;
     if (progress && seconds_since(last_progress) > 0.25) {
       last_progress = Clock::now();
-      progress({report.cases, source.count, report.failures.size(), seconds_since(start)});
+      progress({report.cases, source.count, report.failure_count(), seconds_since(start)});
     }
   };
   for (const Strategy &strategy : strategies)
@@ -181,7 +177,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
     report.workers_recycled = workers.retired();
     report.worker_peak_rss_kib = workers.end();
   }
-  if (progress) progress({report.cases, source.count, report.failures.size(), seconds_since(start)});
+  if (progress) progress({report.cases, source.count, report.failure_count(), seconds_since(start)});
   save_failures(report, strategies, options, processes);
   report.elapsed_s = seconds_since(start);
   rusage usage{};

@@ -56,6 +56,14 @@ struct ReportedFailure {
   std::optional<SavedFinding> saved; // empty for failures beyond saved_per_failure_kind
 };
 
+/// A case convcheck could not make, or whose double reference it could not compute (its own code crashed or overran
+/// the case timeout before any strategy ran): no strategy's finding, but a campaign that failed.
+struct UnmadeCase {
+  uint64_t case_index = 0;
+  Problem config;
+  std::string problem; // "timed out after 1 s", "killed by signal 11 (SIGSEGV)"
+};
+
 struct CampaignReport {
   uint64_t seed = 0;
   int64_t cases = 0;
@@ -65,6 +73,7 @@ struct CampaignReport {
   double reference_s = 0; // computing inputs and the double reference, summed over workers
   std::vector<StrategyTally> tallies; // in strategy order
   std::vector<ReportedFailure> failures;
+  std::vector<UnmadeCase> unmade_cases; // in case order
   CampaignStats stats; // what the cases covered and how close each strategy came to its bound
   bool interrupted = false; // stopped by stop_requested before the planned cases ran
   int64_t peak_rss_kib = 0;        // of the main process
@@ -72,7 +81,9 @@ struct CampaignReport {
   int64_t workers_recycled = 0;    // workers replaced after --worker-max-cases or --worker-max-rss
   CampaignIdentity identity;        // which campaign and which shard of it; set by the command that ran it
   JudgedRule judged_rule;           // which strategies the user named, and how few judged cases is a warning
-  bool failed() const { return !failures.empty(); }
+  bool failed() const { return !failures.empty() || !unmade_cases.empty(); }
+  /// Failing results and unmade cases.
+  size_t failure_count() const { return failures.size() + unmade_cases.size(); }
   /// The tally of the strategy called `name`, added at the end when there is none.
   StrategyTally &tally_of(const std::string &name);
   /// Every direction some strategy has a tally of, in Direction order.

@@ -38,4 +38,28 @@ TEST_F(ReportFormat, EveryKeyOfARealReportIsDocumented) {
     for (const auto &[key, value] : report[object].items()) EXPECT_TRUE(documented(doc, key)) << object << "." << key;
 }
 
+// A case whose double reference overruns the case timeout is no strategy's finding, but the campaign failed: every
+// report says which case and why, and none counts it as a strategy's (it was once a failure of a strategy "reference").
+TEST_F(ReportFormat, ACaseConvcheckCouldNotMakeFailsEveryReport) {
+  const auto run = run_convcheck("check mb16ic64ih96iw96oc64kh5kw5 --case-timeout 1 --report " + path("r.json") +
+                                 " --junit " + path("r.xml") + " --html " + path("r.html"));
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_NE(run.output.find("FAILED making case 0 or its reference (no strategy ran): timed out after 1 s\n"
+                            "  config mb16ic64ih96iw96oc64kh5kw5\n1 failures\n"),
+            std::string::npos)
+      << run.output;
+  const nlohmann::json report = read_json(path("r.json"));
+  EXPECT_TRUE(report["failures"].empty());
+  EXPECT_EQ(report["unmade_cases"], nlohmann::json::parse(R"([{"case_index": 0, "config": "mb16ic64ih96iw96oc64kh5kw5",
+                                                               "problem": "timed out after 1 s"}])"));
+  const std::string junit = read_text(path("r.xml"));
+  EXPECT_NE(junit.find("failures=\"1\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<testcase classname=\"convcheck\" name=\"making cases\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("case 0 mb16ic64ih96iw96oc64kh5kw5: timed out after 1 s"), std::string::npos) << junit;
+  const std::string html = read_text(path("r.html"));
+  EXPECT_NE(html.find("1 case not made"), std::string::npos);
+  EXPECT_NE(html.find("<td><code>mb16ic64ih96iw96oc64kh5kw5</code></td><td class=\"problem\">timed out after 1 s"),
+            std::string::npos);
+}
+
 } // namespace
