@@ -126,7 +126,8 @@ int strategies_command(const std::vector<std::string> &args) {
   po::options_description description("convcheck strategies\n\nLists the strategies and injectable bugs");
   description.add_options()("help", "show this help")(
       "known-bugs", "list the known library bugs held back, with their versions and references")(
-      "markdown", "print the strategy table as Markdown (the README's)");
+      "markdown", "print the strategy table as Markdown (the README's)")(
+      "names", "print each strategy's name and kind, one a line, asking no environment for its version (for scripts)");
   const po::variables_map given = parse_arguments(args, description);
   if (given.count("help")) {
     std::cout << description << "\n";
@@ -138,6 +139,11 @@ int strategies_command(const std::vector<std::string> &args) {
   }
   if (given.count("markdown")) {
     print_markdown();
+    return exit_agreed;
+  }
+  if (given.count("names")) {
+    for (const Strategy *strategy : registered_strategies()) fmt::print("{} {}\n", strategy->name, kind_of(*strategy));
+    for (const Adapter *adapter : adapters()) fmt::print("{} server\n", adapter->name);
     return exit_agreed;
   }
   // The support table: what each strategy declares (core/run/strategy.hpp); a problem outside it is skipped with
