@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/tensor/index_span.hpp"
+#include "core/problem/extents.hpp"
 #include "core/problem/precision_table.hpp"
 #include "core/run/strategy.hpp"
 
@@ -45,19 +46,6 @@ IndexRange inside(int64_t offset, int64_t step, int64_t count, int64_t size) {
   const int64_t last = room < 0 ? 0 : std::min(count, room / step + 1);
   return {first, std::max(first, last)};
 }
-
-/// The extents the loops read, once per call (SpatialAxis computes out() on every call).
-struct Extents {
-  explicit Extents(const Problem &c)
-      : cg(c.in_channels_per_group()), kg(c.out_channels_per_group()), D(c.depth().in), H(c.height().in),
-        W(c.width().in), T(c.depth().kernel), R(c.height().kernel), S(c.width().kernel), OD(c.depth().out()),
-        P(c.height().out()), Q(c.width().out()), in_volume(D * H * W), out_volume(OD * P * Q),
-        filter_volume(cg * T * R * S) {}
-  int64_t cg, kg, D, H, W, T, R, S, OD, P, Q;
-  int64_t in_volume;     // D * H * W: one input channel
-  int64_t out_volume;    // OD * P * Q: one output channel
-  int64_t filter_volume; // C/G * T * R * S: one kernel
-};
 
 /// Output-stationary forward: each output element sums taps (t, r, s) outer, input channels innermost. A whole
 /// output row is computed together, as direct kernels tile the output: for one (t, r, s, c), every element of the

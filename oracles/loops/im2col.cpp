@@ -33,6 +33,7 @@
 #include <fmt/format.h>
 
 #include "core/numerics/blas_threads.hpp"
+#include "core/problem/extents.hpp"
 #include "core/problem/precision_table.hpp"
 #include "core/tensor/index_span.hpp"
 #include "core/run/strategy.hpp"
@@ -91,14 +92,6 @@ private:
       spans.push_back(in_range(t * a.dilation - a.pad_begin, a.stride, a.out(), a.in));
     return spans;
   }
-};
-
-/// The extents the unfolding loops read, once per call (SpatialAxis computes out() on every call).
-struct Extents {
-  explicit Extents(const Problem &c)
-      : D(c.depth().in), H(c.height().in), W(c.width().in), T(c.depth().kernel), R(c.height().kernel),
-        S(c.width().kernel), OD(c.depth().out()), P(c.height().out()), Q(c.width().out()) {}
-  int64_t D, H, W, T, R, S, OD, P, Q;
 };
 
 // The 3-D unfolding is the 2-D one per (input channel, kernel plane t, output plane od): the depth loops go

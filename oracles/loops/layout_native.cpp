@@ -29,6 +29,7 @@
 #include <fmt/format.h>
 
 #include "core/numerics/naive_loops.hpp"
+#include "core/problem/extents.hpp"
 #include "core/problem/precision_table.hpp"
 #include "core/run/strategy.hpp"
 #include "core/tensor/index_span.hpp"
@@ -70,15 +71,11 @@ template <WeightLayout L> struct WeightOffset {
 
 /// One problem's geometry, read once (SpatialAxis computes out() on every call), and the three addressings:
 /// input-data-shaped, output-shaped and weight-shaped buffers.
-template <DataLayout DL, WeightLayout WL> struct Geometry {
+template <DataLayout DL, WeightLayout WL> struct Geometry : Extents {
   explicit Geometry(const Problem &c)
-      : N(c.batch), C(c.in_channels), K(c.out_channels), cg(c.in_channels_per_group()),
-        kg(c.out_channels_per_group()), depth(c.depth()), height(c.height()), width(c.width()),
-        OD(depth.out()), P(height.out()), Q(width.out()), data{C, depth.in, height.in, width.in},
-        output{K, OD, P, Q}, weight{K, cg, depth.kernel, height.kernel, width.kernel} {}
-  int64_t N, C, K, cg, kg;
+      : Extents(c), depth(c.depth()), height(c.height()), width(c.width()), data{C, D, H, W}, output{K, OD, P, Q},
+        weight{K, cg, T, R, S} {}
   SpatialAxis depth, height, width;
-  int64_t OD, P, Q; // output extents
   DataOffset<DL> data, output;
   WeightOffset<WL> weight;
 };
