@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "core/numerics/algorithm_bound.hpp"
+#include "core/numerics/case.hpp"
 #include "core/numerics/winograd.hpp"
+#include "core/problem/op.hpp"
 #include "core/problem/spelling.hpp"
 
 namespace convcheck {
@@ -78,6 +80,12 @@ AlgorithmBound winograd_bound(const Case &c, Direction direction, const Algorith
 
 AlgorithmBound algorithm_bound(const Case &c, Direction direction, const Algorithm &algorithm,
                                const DirectionReference &reference) {
+  // The fast algorithms' bounds read a conv's tensors: another op's direction is its equivalent conv's (its data
+  // gradient for a deconv's output: core/problem/op.hpp), on the same tensors, its result in the same element order.
+  // Read as a conv, a deconv's weight and sizes were those of another problem: bounds of a conv-sized part of the
+  // output (the rest left at the underflow term), and reads past the buffers where the groups' shapes differ.
+  if (c.problem.op != Op::conv && (algorithm.kind == AlgorithmKind::winograd || algorithm.kind == AlgorithmKind::fft))
+    return algorithm_bound(as_conv_case(c), conv_direction(c.problem.op, direction), algorithm, reference);
   switch (algorithm.kind) {
   case AlgorithmKind::direct: break;
   case AlgorithmKind::winograd: return winograd_bound(c, direction, algorithm, reference);
