@@ -1,0 +1,50 @@
+// torch-mlir's known bugs: the rows that hold a direction of its strategy back (core/run/known_bug.hpp). Its strategy
+// is an outside server, so verification asks the table before the server is sent the case (core/run/verify.cpp), and
+// each row decides from the problem alone. The version compared is the one the venv's torch-mlir reports (the
+// adapter's version probe: asked once per process, and only when a row is reached).
+
+#include <string>
+
+#include "core/run/known_bug.hpp"
+#include "oracles/outside/adapter.hpp"
+
+namespace convcheck {
+
+namespace {
+
+std::string torch_mlir_version() { return adapter_package_version("torch_mlir", "torch-mlir"); }
+
+const KnownBugRegistration torch_mlir_bugs{{
+    .library = "torch-mlir",
+    .version = torch_mlir_version,
+    .rows =
+        {
+            {
+                .id = "torch-mlir-depthwise-transposed-conv",
+                // 20261001 run (docs/libraries/torch_mlir.md); the transposed grouped lowering it breaks landed in
+                // March 2025 (llvm/torch-mlir#4056), older wheels not run.
+                .versions = {"20261001", ""},
+                .strategies = {"torch_mlir"},
+                .directions = {Direction::output},
+                .reached =
+                    [](const Case &c, Direction, const Ran &) {
+                      const Problem &p = c.problem;
+                      // the depthwise special case of ConvertAtenConvolutionOp: C_in = C_out = groups, groups > 1
+                      return p.op == Op::deconv && p.groups > 1 && p.in_channels == p.groups &&
+                             p.out_channels == p.groups;
+                    },
+                .reason = "aten.convolution lowering (TorchToLinalg): a transposed conv with in_channels = "
+                          "out_channels = groups > 1 (depthwise) fails to compile in every rank, 'tensor.collapse_shape' "
+                          "op expected reassociation map #0 to have size equal to the expanded rank: the depthwise "
+                          "path collapses the weight the transposed path already expanded to [G, 1, 1, k...]",
+                .upstream = "llvm/torch-mlir#4621 (the 2-D fix, open and not in 20261001)",
+                .docs = "docs/findings.md#torch-mlir-a-depthwise-transposed-conv-does-not-compile-any-rank",
+                .why_no_case = "the corpus replays built-in strategies; ctest torch_mlir_server runs this one with the "
+                               "hold-back lifted and fails when torch-mlir no longer shows the bug",
+            },
+        },
+}};
+
+} // namespace
+
+} // namespace convcheck
