@@ -59,7 +59,6 @@ import sys
 import ml_dtypes
 import numpy as np
 import torch
-import torch_mlir
 from torch_mlir import fx, ir
 from torch_mlir.dialects import torch as torch_d
 from torch_mlir.execution_engine import ExecutionEngine
@@ -69,7 +68,7 @@ from torch_mlir.runtime import get_ranked_memref_descriptor
 
 # the server helper lives with the other outside-implementation pieces (oracles/outside/python/)
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "outside" / "python"))
-from convcheck_server import Skipped, Unsupported, serve  # noqa: E402
+from convcheck_server import Skipped, serve  # noqa: E402
 
 NUMPY = {"float32": np.float32, "float64": np.float64, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
 TORCH = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16, "bfloat16": torch.bfloat16}
@@ -219,6 +218,7 @@ class Part:
     def __init__(self, problem, module, arguments, name, legal):
         self.refused, self.ops, self.engine = None, [], None
         context, diagnostics = ir.Context(), []
+        context.enable_multithreading(False)  # one thread: convcheck runs cases in parallel already
         torch_d.register_dialect(context)
 
         def collect(diagnostic):  # the pipeline's errors, which TorchMlirCompilerError's message leaves out
@@ -243,7 +243,6 @@ class Part:
             pathlib.Path(dump).mkdir(parents=True, exist_ok=True)
             (pathlib.Path(dump) / f"{name}.mlir").write_text(str(lowered))
         with lowered.context:
-            lowered.context.enable_multithreading(False)
             for op in lowered.body.operations:
                 op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
             PassManager.parse(LOWERING).run(lowered.operation)
@@ -252,8 +251,8 @@ class Part:
 
     def run(self, inputs, outputs):
         """Calls main(inputs..., outputs...): NumPy arrays, the outputs written in place."""
-        descriptors = [get_ranked_memref_descriptor(np.ascontiguousarray(a)) for a in inputs] + [
-            get_ranked_memref_descriptor(a) for a in outputs]
+        arrays = [np.ascontiguousarray(a) for a in inputs] + outputs  # held until the call returns
+        descriptors = [get_ranked_memref_descriptor(a) for a in arrays]
         self.engine.invoke("main", *[ctypes.pointer(ctypes.pointer(d)) for d in descriptors])
         return outputs
 
