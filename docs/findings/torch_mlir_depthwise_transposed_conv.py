@@ -16,7 +16,9 @@ import sys
 from importlib.metadata import version
 
 import torch
-from torch_mlir import fx
+from torch_mlir import fx, ir
+from torch_mlir.dialects import torch as torch_d
+from torch_mlir.extras.fx_importer import FxImporter
 
 
 class ConvTranspose(torch.nn.Module):
@@ -30,14 +32,18 @@ class ConvTranspose(torch.nn.Module):
 
 
 def lowers(ndims, channels, groups, out_per_group):
-    """True where torch-mlir lowers the transposed conv to linalg-on-tensors; else the first line of its error."""
+    """True where torch-mlir lowers the transposed conv to linalg-on-tensors; else its error diagnostic."""
     x = torch.zeros([1, channels] + [4] * ndims)
     w = torch.zeros([channels, out_per_group] + [3] * ndims)  # a transposed conv's weight: [C_in, C_out/G, k...]
+    context, diagnostics = ir.Context(), []
+    torch_d.register_dialect(context)
+    context.attach_diagnostic_handler(lambda d: diagnostics.append(str(d.message)) or True)
     try:
-        fx.export_and_import(ConvTranspose(ndims, groups), x, w, output_type="linalg-on-tensors")
+        fx.export_and_import(ConvTranspose(ndims, groups), x, w, output_type="linalg-on-tensors",
+                             fx_importer=FxImporter(context=context))
         return True
-    except Exception as error:  # TorchMlirCompilerError: the diagnostics go to stderr
-        return str(error).strip().splitlines()[0]
+    except Exception as error:  # TorchMlirCompilerError, whose message leaves the diagnostics out
+        return " | ".join(diagnostics) or str(error).strip().splitlines()[0]
 
 
 def main():
