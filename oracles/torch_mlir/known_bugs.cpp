@@ -34,13 +34,37 @@ const KnownBugRegistration torch_mlir_bugs{{
                              p.out_channels == p.groups;
                     },
                 .reason = "aten.convolution lowering (TorchToLinalg): a transposed conv with in_channels = "
-                          "out_channels = groups > 1 (depthwise) fails to compile in every rank, 'tensor.collapse_shape' "
-                          "op expected reassociation map #0 to have size equal to the expanded rank: the depthwise "
-                          "path collapses the weight the transposed path already expanded to [G, 1, 1, k...]",
+                          "out_channels = groups > 1 (depthwise) fails to compile in every rank: in 1-D and 2-D "
+                          "'tensor.collapse_shape' op expected reassociation map #0 to have size equal to the expanded "
+                          "rank (5), but it is 4', the depthwise case collapsing the weight the transposed path already "
+                          "expanded to [G, 1, 1, k...]; in 3-D that case's 2-D-only refusal (the row below)",
                 .upstream = "llvm/torch-mlir#4621 (the 2-D fix, open and not in 20261001)",
                 .docs = "docs/findings.md#torch-mlir-a-depthwise-transposed-conv-does-not-compile-any-rank",
                 .why_no_case = "the corpus replays built-in strategies; ctest torch_mlir_server runs this one with the "
                                "hold-back lifted and fails when torch-mlir no longer shows the bug",
+            },
+            {
+                .id = "torch-mlir-3d-depthwise-conv",
+                // 20261001 run; the 3-D grouped lowering it shadows landed in October 2025 (llvm/torch-mlir#4354).
+                .versions = {"20261001", ""},
+                .strategies = {"torch_mlir"},
+                .directions = {Direction::output},
+                .reached =
+                    [](const Case &c, Direction, const Ran &) {
+                      const Problem &p = c.problem;
+                      // a deconv of these channels is the row above: it fails before this check
+                      return p.op == Op::conv && p.ndims == 3 && p.groups > 1 && p.in_channels == p.groups &&
+                             p.out_channels == p.groups;
+                    },
+                .reason = "aten.convolution lowering (TorchToLinalg): a 3-D conv with in_channels = out_channels = "
+                          "groups > 1 takes the depthwise special case, which has linalg ops for 1-D and 2-D only "
+                          "('unimplemented: only 1D and 2D depthwise convolution supported for special case of group "
+                          "convolution'), so 'failed to legalize operation torch.aten.convolution', where the 3-D "
+                          "grouped linalg.generic lowering would take it",
+                .upstream = "llvm/torch-mlir#3858 (its tracking list names 3-D depthwise convolution as missing)",
+                .docs = "docs/findings.md#torch-mlir-a-3-d-depthwise-conv-does-not-lower",
+                .why_no_case = "the corpus replays built-in strategies; ctest torch_mlir_server runs the depthwise "
+                               "transposed row held back; this one shows in docs/findings/torch_mlir_3d_depthwise_conv.py",
             },
         },
 }};
