@@ -242,12 +242,16 @@ class Part:
         if dump:
             pathlib.Path(dump).mkdir(parents=True, exist_ok=True)
             (pathlib.Path(dump) / f"{name}.mlir").write_text(str(lowered))
-        with lowered.context:
-            for op in lowered.body.operations:
-                op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
-            PassManager.parse(LOWERING).run(lowered.operation)
-        self.engine = ExecutionEngine(lowered, opt_level=2)
-        self.engine.lookup("main")  # compiles now, so a JIT error is the compile's
+        try:  # this pipeline is the adapter's choice (upstream MLIR): its errors are named apart from torch-mlir's
+            with lowered.context:
+                for op in lowered.body.operations:
+                    op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
+                PassManager.parse(LOWERING).run(lowered.operation)
+            self.engine = ExecutionEngine(lowered, opt_level=2)
+            self.engine.lookup("main")  # compiles now, so a JIT error is the compile's
+        except Exception as error:
+            raise RuntimeError(f"linalg to LLVM ({name}): {type(error).__name__}: {error} "
+                               f"{first_lines(diagnostics)}") from error
 
     def run(self, inputs, outputs):
         """Calls main(inputs..., outputs...): NumPy arrays, the outputs written in place."""
