@@ -3,6 +3,8 @@
 // each row decides from the problem alone. The version compared is the one the venv's torch-mlir reports (the
 // adapter's version probe: asked once per process, and only when a row is reached).
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "core/run/known_bug.hpp"
@@ -65,6 +67,36 @@ const KnownBugRegistration torch_mlir_bugs{{
                 .docs = "docs/findings.md#torch-mlir-a-3-d-depthwise-conv-does-not-lower",
                 .why_no_case = "the corpus replays built-in strategies; ctest torch_mlir_server runs the depthwise "
                                "transposed row held back; this one shows in docs/findings/torch_mlir_3d_depthwise_conv.py",
+            },
+            {
+                .id = "torch-mlir-transposed-crop-output-padding",
+                // 20261001 run; the negative-padding path it is in landed in November 2025 (llvm/torch-mlir#4369).
+                .versions = {"20261001", ""},
+                .strategies = {"torch_mlir"},
+                .directions = {Direction::output},
+                .reached =
+                    [](const Case &c, Direction, const Ran &) {
+                      const Problem &p = c.problem;
+                      if (p.op != Op::deconv) return false;
+                      // the padding the server gives aten.convolution: what both ends share (torch_mlir_server.py)
+                      for (const SpatialAxis &axis : p.axes) { // unit axes: padding 0, output_padding 0
+                        const int64_t shared = std::min(std::max<int64_t>(axis.pad_begin, 0),
+                                                        std::max<int64_t>(axis.pad_end, 0));
+                        const int64_t effective = axis.dilation * (axis.kernel - 1) - shared;
+                        if (effective < 0 && effective + axis.output_padding > 0) return true;
+                      }
+                      return false;
+                    },
+                .reason = "aten.convolution lowering (TorchToLinalg, createTransposedInputPadding): a transposed conv "
+                          "whose padding passes dilation * (kernel - 1) by less than its output_padding crops the "
+                          "un-strided input and then reads the output_padding's rows past its end: a "
+                          "tensor.extract_slice out of bounds, which MLIR's bufferization refuses ('offset 2 is "
+                          "out-of-bounds: 1 >= 1')",
+                .upstream = "not reported upstream yet (draft: docs/findings.md); the TOSA lowering's like bug was "
+                            "llvm/torch-mlir#4650",
+                .docs = "docs/findings.md#torch-mlir-a-transposed-conv-cropped-and-output-padded-reads-past-its-input",
+                .why_no_case = "the corpus replays built-in strategies; this one shows in "
+                               "docs/findings/torch_mlir_transposed_crop_output_padding.py",
             },
         },
 }};
