@@ -18,6 +18,8 @@
 #                   strategies
 #     jax           JAX and jaxlib 0.10.2 (XLA:CPU) for the jax, jax_eigen and jax_ynn strategies
 #     tvm           Apache TVM 0.27 (Relax, LLVM in the wheel) for the tvm strategy
+#     torch_mlir    torch-mlir 20261001 (FX importer, linalg lowering, MLIR's ExecutionEngine) with torch 2.15, for the
+#                   torch_mlir strategy
 # --list prints the packages of the sets, one a line, and installs nothing. Idempotent: when everything asked for is already installed it only asks dpkg and returns in well under a second.
 set -euo pipefail
 
@@ -43,8 +45,8 @@ interop=(
 fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
 # The PyPI sets, and which Debian sets include them (their tests run in ctest).
-pypi_sets=(onnxruntime torch openvino litert jax tvm)
-test_pypi=(onnxruntime openvino litert jax tvm)
+pypi_sets=(onnxruntime torch openvino litert jax tvm torch_mlir)
+test_pypi=(onnxruntime openvino litert jax tvm torch_mlir)
 
 list=false
 if [[ "${1:-}" == --list ]]; then
