@@ -43,8 +43,8 @@ interop=(
 fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
 # The PyPI sets, and which Debian sets include them (their tests run in ctest).
-pypi_sets=(onnxruntime torch openvino litert jax tvm)
-test_pypi=(onnxruntime openvino litert jax tvm)
+pypi_sets=(onnxruntime torch openvino litert jax tvm iree)
+test_pypi=(onnxruntime openvino litert jax tvm iree)
 
 list=false
 if [[ "${1:-}" == --list ]]; then
