@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""IREE alone: four families of convolution modules, exported from PyTorch by iree-turbine, that iree-compile
+(llvm-cpu) refuses (docs/findings.md, "IREE"). Each is the smallest problem convcheck shrank to, or smaller:
+
+  convolution_backward_transposed  aten.convolution_backward of a transposed conv (any): "failed to legalize
+                                   operation 'torch.aten.convolution_backward'" (torch-mlir's direct lowering in
+                                   IREE: "unimplemented: transposed convolution backward")
+  convolution_backward_padding     its data gradient where padding > dilation * (kernel - 1): 1-D, kernel 1,
+                                   padding 1; the same message ("unimplemented: negative padding values")
+  grouped_conv3d                   a grouped 3-D aten.convolution: "failed to legalize operation
+                                   'torch.aten.convolution'"
+  fold_unit_extent_conv            a conv with one output position on an axis whose input is longer than the
+                                   window (in 4, kernel 3, stride 2): FoldUnitExtentDimsPass
+                                   (iree-dispatch-creation-fold-unit-extent-dims) makes an invalid linalg.generic:
+                                   "'linalg.generic' op inferred input/output operand #1 has shape's dimension #0 to
+                                   be 4, but found 3"; PyTorch computes it (1 element).
+
+    venvs/iree/bin/python docs/findings/iree_compile_failures.py    # exit 1 while any of them shows
+"""
+import sys
+from importlib.metadata import version
+
+import torch
+import iree.compiler as ireec
+import iree.turbine.aot as aot
+
+
+def compiles(forward, *args):
+    """None when iree-compile takes the module, else iree-compile's first error line."""
+    module = type("M", (torch.nn.Module,), {"forward": lambda self, *a: forward(*a)})()
+    mlir = str(aot.export(module, args=args).mlir_module)
+    try:
+        ireec.compile_str(mlir, target_backends=["llvm-cpu"], input_type="torch",
+                          extra_args=["--iree-llvmcpu-target-cpu=host"])
+        return None
+    except ireec.tools.CompilerToolError as error:
+        lines = [line.split(" error: ", 1)[1] for line in str(error).splitlines() if " error: " in line]
+        return (lines[0] if lines else str(error)).split(": %", 1)[0]
+
+
+def backward(stride, padding, transposed, groups, mask):
+    def f(dy, x, w):
+        r = torch.ops.aten.convolution_backward(dy, x, w, None, stride, padding, [1] * len(stride), transposed,
+                                                [0] * len(stride), groups, mask + [False])
+        return tuple(t for t in r if t is not None)
+    return f
+
+
+def conv(stride, groups, transposed=False):
+    return lambda x, w: torch.ops.aten.convolution(x, w, None, stride, [0] * len(stride), [1] * len(stride),
+                                                   transposed, [0] * len(stride), groups)
+
+
+def main():
+    print(f"iree-base-compiler {version('iree-base-compiler')}, iree-turbine {version('iree-turbine')}, "
+          f"torch {torch.__version__}")
+    x1, w1 = torch.randn(1, 1, 3), torch.randn(1, 1, 3)
+    cases = {
+        # a deconv of in 3, kernel 3: out 5; its gradients
+        "convolution_backward_transposed": compiles(backward([1], [0], True, 1, [True, True]),
+                                                    torch.randn(1, 1, 5), x1, w1),
+        # a conv of in 3, kernel 1, padding 1: out 5; its data gradient
+        "convolution_backward_padding": compiles(backward([1], [1], False, 1, [True, False]),
+                                                 torch.randn(1, 1, 5), x1, torch.randn(1, 1, 1)),
+        "grouped_conv3d": compiles(conv([1, 1, 1], 2), torch.randn(1, 2, 1, 1, 1), torch.randn(2, 1, 1, 1, 1)),
+        "fold_unit_extent_conv": compiles(conv([2], 1), torch.randn(1, 1, 4), torch.randn(1, 1, 3)),
+    }
+    # the controls: the same ops where IREE compiles them
+    controls = {
+        "convolution_backward, padding 0": compiles(backward([1], [0], False, 1, [True, True]),
+                                                    torch.randn(1, 1, 3), torch.randn(1, 1, 3), torch.randn(1, 1, 1)),
+        "grouped conv2d": compiles(conv([1, 1], 2), torch.randn(1, 2, 1, 1), torch.randn(2, 1, 1, 1)),
+        "in 5, kernel 3, stride 2 (out 2)": compiles(conv([2], 1), torch.randn(1, 1, 5), w1),
+    }
+    for name, error in controls.items():
+        print(f"control {name}: {'compiles' if error is None else error}")
+    shown = 0
+    for name, error in cases.items():
+        print(f"{name}: {'compiles (fixed)' if error is None else 'FAILS: ' + error}")
+        shown += error is not None
+    return 1 if shown else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
