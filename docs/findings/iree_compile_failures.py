@@ -7,8 +7,9 @@
                                    IREE: "unimplemented: transposed convolution backward")
   convolution_backward_padding     its data gradient where padding > dilation * (kernel - 1): 1-D, kernel 1,
                                    padding 1; the same message ("unimplemented: negative padding values")
-  grouped_conv3d                   a grouped 3-D aten.convolution: "failed to legalize operation
-                                   'torch.aten.convolution'"
+  depthwise_conv3d                 a depthwise 3-D aten.convolution (2 channels, groups 2): "failed to
+                                   legalize operation 'torch.aten.convolution'" (a grouped 3-D conv with 2
+                                   channels per group compiles)
   fold_unit_extent_conv            a conv with one output position on an axis whose input is longer than the
                                    window (in 4, kernel 3, stride 2): FoldUnitExtentDimsPass
                                    (iree-dispatch-creation-fold-unit-extent-dims) makes an invalid linalg.generic:
@@ -62,14 +63,16 @@ def main():
         # a conv of in 3, kernel 1, padding 1: out 5; its data gradient
         "convolution_backward_padding": compiles(backward([1], [1], False, 1, [True, False]),
                                                  torch.randn(1, 1, 5), x1, torch.randn(1, 1, 1)),
-        "grouped_conv3d": compiles(conv([1, 1, 1], 2), torch.randn(1, 2, 1, 1, 1), torch.randn(2, 1, 1, 1, 1)),
+        "depthwise_conv3d": compiles(conv([1, 1, 1], 2), torch.randn(1, 2, 1, 1, 1), torch.randn(2, 1, 1, 1, 1)),
         "fold_unit_extent_conv": compiles(conv([2], 1), torch.randn(1, 1, 4), torch.randn(1, 1, 3)),
     }
     # the controls: the same ops where IREE compiles them
     controls = {
         "convolution_backward, padding 0": compiles(backward([1], [0], False, 1, [True, True]),
                                                     torch.randn(1, 1, 3), torch.randn(1, 1, 3), torch.randn(1, 1, 1)),
-        "grouped conv2d": compiles(conv([1, 1], 2), torch.randn(1, 2, 1, 1), torch.randn(2, 1, 1, 1)),
+        "depthwise conv2d": compiles(conv([1, 1], 2), torch.randn(1, 2, 1, 1), torch.randn(2, 1, 1, 1)),
+        "grouped conv3d, 2 channels a group": compiles(conv([1, 1, 1], 2), torch.randn(1, 4, 1, 1, 1),
+                                                       torch.randn(4, 2, 1, 1, 1)),
         "in 5, kernel 3, stride 2 (out 2)": compiles(conv([2], 1), torch.randn(1, 1, 5), w1),
     }
     for name, error in controls.items():

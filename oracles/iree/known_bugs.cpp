@@ -69,18 +69,20 @@ const KnownBugRegistration iree_bugs{{
                 .why_no_case = why_no_case,
             },
             {
-                .id = "iree-grouped-conv3d",
+                .id = "iree-depthwise-conv3d",
                 .versions = {"3.13", ""},
                 .strategies = {"iree", "iree_im2col"},
                 .directions = {Direction::output},
                 .reached =
                     [](const Case &c, Direction, const Ran &) {
-                      return c.problem.ndims == 3 && c.problem.groups > 1;
+                      const Problem &p = c.problem; // one input and one output channel per group
+                      return p.ndims == 3 && p.groups > 1 && p.in_channels == p.groups && p.out_channels == p.groups;
                     },
-                .reason = "a grouped 3-D aten.convolution (conv or transposed) is not lowered by IREE's torch input "
-                          "pipeline: iree-compile fails with 'failed to legalize operation torch.aten.convolution'",
-                .upstream = "not reported upstream yet (draft: docs/findings.md)",
-                .docs = "docs/findings.md#iree-a-grouped-3-d-atenconvolution-does-not-compile",
+                .reason = "a depthwise 3-D aten.convolution (conv or transposed; one channel per group in and out) "
+                          "is not lowered by torch-mlir's TorchToLinalg in IREE: iree-compile fails with 'failed to "
+                          "legalize operation torch.aten.convolution' (other grouped 3-D convs compile)",
+                .upstream = "llvm/torch-mlir#3858 (its list: 3-D depthwise convolution), #3429",
+                .docs = "docs/findings.md#iree-a-depthwise-3-d-atenconvolution-does-not-compile",
                 .why_no_case = why_no_case,
             },
             {
