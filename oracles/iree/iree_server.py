@@ -157,17 +157,14 @@ class ConvModule(torch.nn.Module):
 
 
 def compute_format(problem):
-    """The format the op runs in: the case's own where all four are one low-precision format (IREE's bf16/f16
-    path), else float32 (inputs widened exactly)."""
+    """The format the op runs in: the case's own where its three tensors are all float16 or all bfloat16 (IREE's
+    low-precision path; the sums are float32 by the precision table), else float32 (inputs widened exactly)."""
     formats = {problem[key] for key in ("src_dtype", "weight_dtype", "dst_dtype", "acc_dtype")}
     unknown = formats - set(TORCH)
     if unknown:
         raise Unsupported(f"formats {sorted(unknown)}: IREE demotes float64 to float32 by default")
-    if formats <= {"bfloat16", "float32"} and problem["src_dtype"] == problem["weight_dtype"] == problem["dst_dtype"]:
-        return TORCH[problem["src_dtype"]]
-    if formats <= {"float16", "float32"} and problem["src_dtype"] == problem["weight_dtype"] == problem["dst_dtype"]:
-        return TORCH[problem["src_dtype"]]
-    return torch.float32
+    tensors = {problem[key] for key in ("src_dtype", "weight_dtype", "dst_dtype")}
+    return TORCH[tensors.pop()] if len(tensors) == 1 else torch.float32
 
 
 def shapes(problem):
@@ -288,8 +285,9 @@ def main(strategy):
         algorithm = f"winograd:6:{WINOGRAD_POINTS}"
     supports.update(json.loads(os.environ.get("CONVCHECK_IREE_SUPPORTS", "{}")))
     flags = " ".join(COMMON_FLAGS + FLAGS[strategy])
-    what = (f"iree-compile {ireec.version.VERSION}, iree-turbine {package_version('iree-turbine')} aot.export from torch {torch.__version__.split('+')[0]}, "
-            f"iree-compile --iree-input-type=torch llvm-cpu {flags}, local-sync runtime")
+    what = (f"iree-compile {ireec.version.VERSION}, iree-turbine {package_version('iree-turbine')} aot.export "
+            f"from torch {torch.__version__.split('+')[0]}, iree-compile --iree-input-type=torch llvm-cpu {flags}, "
+            f"local-sync runtime")
     serve(make_compute(strategy), name=strategy, version=f"{package_version('iree-base-compiler')} ({what})",
           supports=supports, algorithm=algorithm)
 

@@ -193,7 +193,8 @@ TEST(KnownBugs, EveryRowNamesItsWriteUpAndItsCase) {
             << bug.id << ": " << bug.corpus_case;
     }
   }
-  EXPECT_EQ(rows, 22) << "the 22 known bugs of oneDNN, PyTorch, XNNPACK, ONNX Runtime, OpenVINO, LiteRT, XLA and TVM";
+  EXPECT_EQ(rows, 26) << "the 26 known bugs of oneDNN, PyTorch, XNNPACK, ONNX Runtime, OpenVINO, LiteRT, XLA, TVM "
+                          "and IREE";
 }
 
 } // namespace
