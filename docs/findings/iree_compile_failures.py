@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""IREE alone: four families of convolution modules, exported from PyTorch by iree-turbine, that iree-compile
+"""IREE alone: five families of convolution modules, exported from PyTorch by iree-turbine, that iree-compile
 (llvm-cpu) refuses (docs/findings.md, "IREE"). Each is the smallest problem convcheck shrank to, or smaller:
 
   convolution_backward_transposed  aten.convolution_backward of a transposed conv (any): "failed to legalize
@@ -10,6 +10,9 @@
   depthwise_conv3d                 a depthwise 3-D aten.convolution (2 channels, groups 2): "failed to
                                    legalize operation 'torch.aten.convolution'" (a grouped 3-D conv with 2
                                    channels per group compiles)
+  depthwise_deconv                 a depthwise transposed conv (1-D or 2-D; 2 channels, groups 2): "'tensor.collapse_shape'
+                                   op expected reassociation map #0 to have size equal to the expanded rank (5), but
+                                   it is 4" (llvm/torch-mlir#4621 has the fix)
   fold_unit_extent_conv            a conv with one output position on an axis whose input is longer than the
                                    window (in 4, kernel 3, stride 2): FoldUnitExtentDimsPass
                                    (iree-dispatch-creation-fold-unit-extent-dims) makes an invalid linalg.generic:
@@ -64,6 +67,7 @@ def main():
         "convolution_backward_padding": compiles(backward([1], [1], False, 1, [True, False]),
                                                  torch.randn(1, 1, 5), x1, torch.randn(1, 1, 1)),
         "depthwise_conv3d": compiles(conv([1, 1, 1], 2), torch.randn(1, 2, 1, 1, 1), torch.randn(2, 1, 1, 1, 1)),
+        "depthwise_deconv": compiles(conv([1], 2, transposed=True), torch.randn(1, 2, 3), torch.randn(2, 1, 3)),
         "fold_unit_extent_conv": compiles(conv([2], 1), torch.randn(1, 1, 4), torch.randn(1, 1, 3)),
     }
     # the controls: the same ops where IREE compiles them

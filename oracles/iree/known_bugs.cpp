@@ -2,7 +2,7 @@
 // are outside servers, so verification asks the table before the server is sent the case (core/run/verify.cpp), and
 // each row decides from the problem alone, as iree_server.py builds the module: the padding both ends of an axis
 // share goes to the op, the rest is a pad (or slice) around it. The version compared is iree-base-compiler's (the
-// adapter's version probe: "iree 3.13.0"; asked once per process, and only when a row is reached). All four are
+// adapter's version probe: "iree 3.13.0"; asked once per process, and only when a row is reached). All five are
 // compile failures (iree-compile refuses the module), not wrong numbers: docs/findings.md.
 
 #include <algorithm>
@@ -82,7 +82,25 @@ const KnownBugRegistration iree_bugs{{
                           "is not lowered by torch-mlir's TorchToLinalg in IREE: iree-compile fails with 'failed to "
                           "legalize operation torch.aten.convolution' (other grouped 3-D convs compile)",
                 .upstream = "llvm/torch-mlir#3858 (its list: 3-D depthwise convolution), #3429",
-                .docs = "docs/findings.md#iree-a-depthwise-3-d-atenconvolution-does-not-compile",
+                .docs = "docs/findings.md#iree-a-depthwise-3-d-conv-or-a-depthwise-deconv-does-not-compile",
+                .why_no_case = why_no_case,
+            },
+            {
+                .id = "iree-depthwise-deconv",
+                .versions = {"3.13", ""},
+                .strategies = {"iree", "iree_im2col", "iree_winograd"},
+                .directions = {Direction::output},
+                .reached =
+                    [](const Case &c, Direction, const Ran &) {
+                      const Problem &p = c.problem; // 3-D: the row above
+                      return p.op == Op::deconv && p.ndims <= 2 && p.groups > 1 && p.in_channels == p.groups &&
+                             p.out_channels == p.groups;
+                    },
+                .reason = "torch-mlir's TorchToLinalg in IREE expands a depthwise transposed conv's weight to rank 5 "
+                          "and collapses it with a rank-4 map: iree-compile fails with \"'tensor.collapse_shape' op "
+                          "expected reassociation map #0 to have size equal to the expanded rank (5), but it is 4\"",
+                .upstream = "llvm/torch-mlir#4621 (open pull request with the fix, not in IREE 3.13's copy)",
+                .docs = "docs/findings.md#iree-a-depthwise-3-d-conv-or-a-depthwise-deconv-does-not-compile",
                 .why_no_case = why_no_case,
             },
             {
