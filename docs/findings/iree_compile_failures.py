@@ -10,9 +10,9 @@
   depthwise_conv3d                 a depthwise 3-D aten.convolution (2 channels, groups 2): "failed to
                                    legalize operation 'torch.aten.convolution'" (a grouped 3-D conv with 2
                                    channels per group compiles)
-  depthwise_deconv                 a depthwise transposed conv (1-D or 2-D; 2 channels, groups 2): "'tensor.collapse_shape'
-                                   op expected reassociation map #0 to have size equal to the expanded rank (5), but
-                                   it is 4" (llvm/torch-mlir#4621 has the fix)
+  depthwise_deconv                 a depthwise transposed conv (1-D or 2-D; 2 channels, groups 2):
+                                   "'tensor.collapse_shape' op expected reassociation map #0 to have size equal to
+                                   the expanded rank (5), but it is 4" (llvm/torch-mlir#4621 has the fix)
   fold_unit_extent_conv            a conv with one output position on an axis whose input is longer than the
                                    window (in 4, kernel 3, stride 2): FoldUnitExtentDimsPass
                                    (iree-dispatch-creation-fold-unit-extent-dims) makes an invalid linalg.generic:
