@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""IREE alone: five families of convolution modules, exported from PyTorch by iree-turbine, that iree-compile
+"""IREE alone: six families of convolution modules, exported from PyTorch by iree-turbine, that iree-compile
 (llvm-cpu) refuses (docs/findings.md, "IREE"). Each is the smallest problem convcheck shrank to, or smaller:
 
   convolution_backward_transposed  aten.convolution_backward of a transposed conv (any): "failed to legalize
@@ -18,6 +18,9 @@
                                    (iree-dispatch-creation-fold-unit-extent-dims) makes an invalid linalg.generic:
                                    "'linalg.generic' op inferred input/output operand #1 has shape's dimension #0 to
                                    be 4, but found 3"; PyTorch computes it (1 element).
+  im2col_low_precision_batch       with --iree-global-opt-use-im2col-for-convs: a 2-D bf16 conv of batch 2 (f32
+                                   sums): ConvertConv2DToImg2ColPass, "'arith.addf' op requires the same type for
+                                   all operands and results" (batch 1, f32, or no flag: compiles)
 
     venvs/iree/bin/python docs/findings/iree_compile_failures.py    # exit 1 while any of them shows
 """
@@ -29,13 +32,16 @@ import iree.compiler as ireec
 import iree.turbine.aot as aot
 
 
-def compiles(forward, *args):
+IM2COL = ["--iree-global-opt-use-im2col-for-convs"]
+
+
+def compiles(forward, *args, flags=()):
     """None when iree-compile takes the module, else iree-compile's first error line."""
     module = type("M", (torch.nn.Module,), {"forward": lambda self, *a: forward(*a)})()
     mlir = str(aot.export(module, args=args).mlir_module)
     try:
         ireec.compile_str(mlir, target_backends=["llvm-cpu"], input_type="torch",
-                          extra_args=["--iree-llvmcpu-target-cpu=host"])
+                          extra_args=["--iree-llvmcpu-target-cpu=host", *flags])
         return None
     except ireec.tools.CompilerToolError as error:
         lines = [line.split(" error: ", 1)[1] for line in str(error).splitlines() if " error: " in line]
@@ -69,6 +75,8 @@ def main():
         "depthwise_conv3d": compiles(conv([1, 1, 1], 2), torch.randn(1, 2, 1, 1, 1), torch.randn(2, 1, 1, 1, 1)),
         "depthwise_deconv": compiles(conv([1], 2, transposed=True), torch.randn(1, 2, 3), torch.randn(2, 1, 3)),
         "fold_unit_extent_conv": compiles(conv([2], 1), torch.randn(1, 1, 4), torch.randn(1, 1, 3)),
+        "im2col_low_precision_batch": compiles(conv([1, 1], 1), torch.randn(2, 1, 2, 2, dtype=torch.bfloat16),
+                                               torch.randn(1, 1, 1, 1, dtype=torch.bfloat16), flags=IM2COL),
     }
     # the controls: the same ops where IREE compiles them
     controls = {
@@ -78,6 +86,8 @@ def main():
         "grouped conv3d, 2 channels a group": compiles(conv([1, 1, 1], 2), torch.randn(1, 4, 1, 1, 1),
                                                        torch.randn(4, 2, 1, 1, 1)),
         "in 5, kernel 3, stride 2 (out 2)": compiles(conv([2], 1), torch.randn(1, 1, 5), w1),
+        "im2col, bf16, batch 1": compiles(conv([1, 1], 1), torch.randn(1, 1, 2, 2, dtype=torch.bfloat16),
+                                          torch.randn(1, 1, 1, 1, dtype=torch.bfloat16), flags=IM2COL),
     }
     for name, error in controls.items():
         print(f"control {name}: {'compiles' if error is None else error}")

@@ -2,7 +2,7 @@
 // are outside servers, so verification asks the table before the server is sent the case (core/run/verify.cpp), and
 // each row decides from the problem alone, as iree_server.py builds the module: the padding both ends of an axis
 // share goes to the op, the rest is a pad (or slice) around it. The version compared is iree-base-compiler's (the
-// adapter's version probe: "iree 3.13.0"; asked once per process, and only when a row is reached). All five are
+// adapter's version probe: "iree 3.13.0"; asked once per process, and only when a row is reached). All six are
 // compile failures (iree-compile refuses the module), not wrong numbers: docs/findings.md.
 
 #include <algorithm>
@@ -101,6 +101,26 @@ const KnownBugRegistration iree_bugs{{
                           "expected reassociation map #0 to have size equal to the expanded rank (5), but it is 4\"",
                 .upstream = "llvm/torch-mlir#4621 (open pull request with the fix, not in IREE 3.13's copy)",
                 .docs = "docs/findings.md#iree-a-depthwise-3-d-conv-or-a-depthwise-deconv-does-not-compile",
+                .why_no_case = why_no_case,
+            },
+            {
+                .id = "iree-im2col-low-precision-batch",
+                .versions = {"3.13", ""},
+                .strategies = {"iree_im2col"},
+                .directions = {Direction::output},
+                .reached =
+                    [](const Case &c, Direction, const Ran &) {
+                      const Problem &p = c.problem; // a 2-D conv (or deconv) run in bf16 or f16, f32 sums
+                      const DType low = p.precision.src;
+                      return p.ndims == 2 && p.batch > 1 && p.groups == 1 &&
+                             (low == DType::bfloat16 || low == DType::float16) && p.precision.weight == low &&
+                             p.precision.dst == low;
+                    },
+                .reason = "--iree-global-opt-use-im2col-for-convs on a 2-D bf16 or f16 conv with f32 sums and a batch "
+                          "over 1: ConvertConv2DToImg2ColPass builds an arith.addf of mixed types and iree-compile "
+                          "fails with \"'arith.addf' op requires the same type for all operands and results\"",
+                .upstream = "not reported upstream yet (draft: docs/findings.md)",
+                .docs = "docs/findings.md#iree-im2col-of-a-bf16-or-f16-conv-with-a-batch-over-1-does-not-compile",
                 .why_no_case = why_no_case,
             },
             {
