@@ -10,12 +10,12 @@
 #      says the bug is fixed (the test then fails, asking for the row's range to be closed).
 # The servers run as the strategies `iree`, `iree_im2col` and `iree_winograd`, their adapter rows
 # (oracles/iree/adapters.cpp), as a user runs them. IREE compiles every problem (about 2 s a case here, per
-# strategy), so CASES stays under ten and a finding is not shrunk.
+# strategy), so CASES stays at a few and a finding is not shrunk.
 # usage: iree_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/iree is absent.
 set -euo pipefail
 source "$(dirname "$0")/finds.sh"
-convcheck=$1 source_dir=$2 workdir=$3 cases=${4:-6}
+convcheck=$1 source_dir=$2 workdir=$3 cases=${4:-3}
 python=$source_dir/venvs/iree/bin/python
 if ! "$python" -c "import iree.runtime, iree.compiler, iree.turbine.aot" 2>/dev/null; then
   echo "skipped: $python cannot import iree.runtime, iree.compiler and iree.turbine (scripts/install-deps.sh iree)"
