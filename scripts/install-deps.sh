@@ -20,6 +20,8 @@
 #     tvm           Apache TVM 0.27 (Relax, LLVM in the wheel) for the tvm strategy
 #     torch_mlir    torch-mlir 20261001 (FX importer, linalg lowering, MLIR's ExecutionEngine) with torch 2.15, for the
 #                   torch_mlir strategy
+#     iree          IREE 3.13 (compiler and runtime, llvm-cpu) with iree-turbine and torch 2.15, for the iree,
+#                   iree_im2col and iree_winograd strategies
 # --list prints the packages of the sets, one a line, and installs nothing. Idempotent: when everything asked for is already installed it only asks dpkg and returns in well under a second.
 set -euo pipefail
 
@@ -45,8 +47,8 @@ interop=(
 fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
 # The PyPI sets, and which Debian sets include them (their tests run in ctest).
-pypi_sets=(onnxruntime torch openvino litert jax tvm torch_mlir)
-test_pypi=(onnxruntime openvino litert jax tvm torch_mlir)
+pypi_sets=(onnxruntime torch openvino litert jax tvm torch_mlir iree)
+test_pypi=(onnxruntime openvino litert jax tvm torch_mlir iree)
 
 list=false
 if [[ "${1:-}" == --list ]]; then

@@ -37,7 +37,9 @@ allowed = ("skipped by the server: torch-mlir's direct aten.convolution_backward
 judged = {}
 for direction, counts in strategy["directions"].items():
     assert all(reason.startswith(allowed) for reason in counts["skip_reasons"]), counts["skip_reasons"]
-    assert set(counts.get("held_back_bugs", {})) <= {"torch-mlir-depthwise-transposed-conv"}, counts
+    rows = {"torch-mlir-depthwise-transposed-conv", "torch-mlir-3d-depthwise-conv",
+            "torch-mlir-transposed-crop-output-padding"}  # oracles/torch_mlir/known_bugs.cpp
+    assert set(counts.get("held_back_bugs", {})) <= rows, counts
     judged[direction] = counts["passed"] + counts["weak"]
 assert judged["output"] >= 0.5 * cases, (judged, strategy["directions"]["output"]["skip_reasons"])
 assert judged["grad_data"] > 0 and judged["grad_weight"] > 0, judged

@@ -5,7 +5,7 @@
 #   usage: oracle_rooms.sh SOURCE_DIR      checks SOURCE_DIR/oracles
 #          oracle_rooms.sh --self-test     checks that a planted crossing and a stray file are caught
 set -euo pipefail
-rooms=(loops onednn torch xnnpack onnxruntime openvino litert jax tvm torch_mlir outside dispatch inject) # oracles/README.md says what each holds
+rooms=(loops onednn torch xnnpack onnxruntime openvino litert jax tvm torch_mlir iree outside dispatch inject) # oracles/README.md says what each holds
 
 # Crossings allowed, each "FROM -> FILE" with why:
 allowed=(
