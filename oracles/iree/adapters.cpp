@@ -36,7 +36,7 @@ const AdapterRegistration iree_im2col{{
 const AdapterRegistration iree_winograd{{
     .name = "iree_winograd",
     .description = "IREE with iree-linalg-ext-convert-conv2d-to-winograd{replace-all-convs}: 2-D 3x3 stride-1 convs "
-                   "by Winograd F(6,3) on IREE's points, judged under that class (oracles/iree/iree_server.py "
+                   "and deconvs by Winograd F(6,3) on IREE's points, judged under that class (oracles/iree/iree_server.py "
                    "iree_winograd; forward only, f32, and f16/bf16)",
     .interpreter = "venvs/iree/bin/python",
     .script = "oracles/iree/iree_server.py",
