@@ -1,17 +1,23 @@
 #pragma once
 // `convcheck repro CASE.h5 --emit KIND [--out FILE]`: a reproducer of a saved finding in a library's own terms, for
 // its maintainers: `benchdnn` (oneDNN's harness, cmd/emit_benchdnn.cpp) and `c` (a program against oneDNN's C API
-// for an `onednn` finding, cmd/emit_c.cpp) and `pytorch` (a torch.nn.functional script, cmd/emit_pytorch.cpp). Each writes text that needs nothing of
-// convcheck. A deconv is written as the library's own deconv: oneDNN's deconvolution primitives, F.conv_transpose*d.
+// for an `onednn` finding, cmd/emit_c.cpp) and `pytorch` (a torch.nn.functional script, cmd/emit_pytorch.cpp), and
+// the name of every room whose rows are servers (`jax`, `tvm`, ...: the room's own server code on the case, judged
+// against NumPy, cmd/emit_server.cpp). Each writes text that needs nothing of convcheck. A deconv is written as the
+// library's own deconv: oneDNN's deconvolution primitives, F.conv_transpose*d, the room's server's.
 
 #include <string>
+#include <vector>
 
 #include "core/storage/case_file.hpp"
 
 namespace convcheck {
 
-/// The kinds `--emit` takes, for its help and its error.
-inline constexpr const char *emit_kinds = "benchdnn, c, pytorch";
+/// The kinds `--emit` takes, for its help and its error: "benchdnn, c, pytorch, iree, jax, ...".
+std::string emit_kinds();
+
+/// The rooms under oracles/ whose rows are servers (oracles/outside/adapter.hpp), sorted: each an --emit kind.
+std::vector<std::string> server_rooms();
 
 /// The reproducer of `kind` for the case saved in `case_path`; throws InputError for an unknown kind or a case the
 /// kind cannot express (naming both).
@@ -27,5 +33,10 @@ std::string emit_c(const CaseFile &case_file, const std::string &case_path);
 /// A Python script that runs the case's op through torch.nn.functional (layout, format, ISA cap of the case) on the
 /// case file's inputs, compares against float64 and exits 1 when the bug shows.
 std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path);
+
+/// A Python script that runs room `room`'s server code (the row of the case's finding, or the room's first row for
+/// a case without one) on the case's request and judges its answer against float64 NumPy under convcheck's bound of
+/// the case; exit 1 when the bug shows. Throws InputError for a finding of a strategy that is not the room's.
+std::string emit_server(const std::string &room, const CaseFile &case_file, const std::string &case_path);
 
 } // namespace convcheck

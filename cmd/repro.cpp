@@ -137,7 +137,7 @@ int repro_command(const std::vector<std::string> &args) {
       "live", po::bool_switch(&live),
       "judge only the implementations run now, not the results the file recorded: a fixed implementation exits 0")(
       "emit", po::value(&emit), fmt::format("write a standalone reproducer of one case instead of replaying it: {}",
-                                            emit_kinds).c_str())(
+                                            emit_kinds()).c_str())(
       "out", po::value(&out), "--emit: write it to this file (default: standard output)")(
       "neighbours", po::bool_switch(&neighbours),
       "also run the finding's strategy on each neighbour of the case (a field one step each way, each layout, the "

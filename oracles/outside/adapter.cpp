@@ -24,10 +24,6 @@ std::vector<std::unique_ptr<Adapter>> &registry() {
   return registered;
 }
 
-std::string in_source_tree(const std::string &path) {
-  return path.empty() || path.front() == '/' ? path : std::string(CONVCHECK_SOURCE_DIR) + "/" + path;
-}
-
 // A framework's first import (torch's ~290 libraries) can take seconds on a cold disk.
 constexpr double probe_timeout_s = 60;
 
@@ -52,6 +48,10 @@ const Adapter *find_adapter(const std::string &name) {
   for (const auto &adapter : registry())
     if (adapter->name == name) return adapter.get();
   return nullptr;
+}
+
+std::string in_source_tree(const std::string &path) {
+  return path.empty() || path.front() == '/' ? path : std::string(CONVCHECK_SOURCE_DIR) + "/" + path;
 }
 
 std::string adapter_command(const Adapter &adapter) {

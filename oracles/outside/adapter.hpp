@@ -44,6 +44,9 @@ std::vector<const Adapter *> adapters();
 /// The adapter called `name`, or nullptr.
 const Adapter *find_adapter(const std::string &name);
 
+/// `path` made absolute against the source tree (unchanged when absolute or empty).
+std::string in_source_tree(const std::string &path);
+
 /// The command that starts `adapter`'s server, its paths made absolute against the source tree.
 std::string adapter_command(const Adapter &adapter);
 

@@ -34,8 +34,13 @@ code=$?
 [ $code -eq 2 ] && grep -q "is not a finding of the onednn strategy" "$work/mutant.err" ||
   { echo "FAIL: --emit c on a mutant exited $code: $(cat "$work/mutant.err")"; status=1; }
 "$convcheck" repro "$mutant" --emit fortran > /dev/null 2> "$work/kind.err"
-[ $? -eq 2 ] && grep -q "unknown --emit kind 'fortran' (known: benchdnn, c, pytorch)" "$work/kind.err" ||
+[ $? -eq 2 ] && grep -q "unknown --emit kind 'fortran' (known: benchdnn, c, pytorch, iree, jax, litert, onnxruntime," "$work/kind.err" ||
   { echo "FAIL: --emit fortran: $(cat "$work/kind.err")"; status=1; }
+# A room's reproducer runs the room's server: refused for a finding of anything else (tests/interop/*_server.sh run
+# the rooms' own findings' reproducers).
+"$convcheck" repro "$mutant" --emit jax > /dev/null 2> "$work/room.err"
+[ $? -eq 2 ] && grep -q "is a finding of pad_order, not of a jax row (jax, jax_eigen, jax_ynn)" "$work/room.err" ||
+  { echo "FAIL: --emit jax on a mutant: $(cat "$work/room.err")"; status=1; }
 # Deconvs saved as found (no shrinking) with an injected deconv bug, naive's results recorded beside: channels-last
 # 2-D with groups and asymmetric, negative and output padding; 1-D with dilation; 3-D with groups; and one with
 # padding oneDNN takes, for the C program.

@@ -9,12 +9,15 @@
 #      iree-fold-unit-extent-conv, a conv with one output position and unused input rows) still shows on the second
 #      when run (--run-held-back); its absence says the bug is fixed (the test then fails, asking for the row's range
 #      to be closed). The planted-error check of tests/interop/finds.sh is written out here to share that run.
+#   3. the reproducers `repro --emit iree` writes of those findings (tests/interop/finds.sh, reproduces): run with
+#      the stack alone, exit 1 on the planted error and 0 without the plant, and exit 1 on each held-back bug.
 # The servers run as the strategies `iree`, `iree_im2col` and `iree_winograd`, their adapter rows
 # (oracles/iree/adapters.cpp), as a user runs them. IREE compiles every problem (about 2 s a case here, per
 # strategy), so CASES stays at a few and a finding is not shrunk.
 # usage: iree_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/iree is absent.
 set -euo pipefail
+source "$(dirname "$0")/finds.sh"
 convcheck=$1 source_dir=$2 workdir=$3 cases=${4:-3}
 python=$source_dir/venvs/iree/bin/python
 if ! "$python" -c "import iree.runtime, iree.compiler, iree.turbine.aot" 2>/dev/null; then
@@ -70,3 +73,14 @@ if ! grep -q "op inferred input/output operand" "$workdir/checks.txt"; then
   exit 1
 fi
 echo "the held-back FoldUnitExtentDims bug: still shows in iree $version (exit 1)"
+# Their reproducers (repro --emit iree): the planted error shows only with the plant, the held-back bug without it.
+for case_file in "$workdir"/findings-checks/*.h5; do
+  if "$convcheck" repro "$case_file" --emit iree | sed -n 2p | grep -q "^# mb2ic4iw5oc6kw3pl1pr1:"; then
+    planted=$case_file
+  else
+    held_back=$case_file
+  fi
+done
+reproduces iree "$python" "$planted" 1 CONVCHECK_IREE_PLANT_ERROR=1
+reproduces iree "$python" "$planted" 0
+reproduces iree "$python" "$held_back" 1

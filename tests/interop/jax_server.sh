@@ -9,6 +9,8 @@
 #   3. an error planted in the server's result (CONVCHECK_JAX_PLANT_ERROR=1) is found: exit status 1;
 #   4. the XLA bug its known-bug row holds back still shows when run (--run-held-back): exit status 1 on its reduced
 #      case; a pass there says XLA fixed it (the test then fails, asking for the row's range to be closed).
+#   5. the reproducers `repro --emit jax` writes of those findings (tests/interop/finds.sh, reproduces): run with
+#      the stack alone, exit 1 on the planted error and 0 without the plant, and exit 1 on each held-back bug.
 # usage: jax_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/jax is absent.
 set -euo pipefail
@@ -56,6 +58,8 @@ finds "$workdir/planted.txt" "FAILED jax output" "the planted error was not foun
   env CONVCHECK_JAX_PLANT_ERROR=1 "$convcheck" fuzz --seed 3 --cases 3 --threads 1 --strategies naive,jax \
   --no-shrink --focus jax --corpus "$workdir/findings-planted" --report "$workdir/planted.json"
 echo "the planted error: found (exit 1): $(grep -c '^FAILED jax output' "$workdir/planted.txt") output finding(s) listed"
+reproduces jax "$python" "$workdir/findings-planted" 1 CONVCHECK_JAX_PLANT_ERROR=1
+reproduces jax "$python" "$workdir/findings-planted" 0
 
 # The held-back bug, run: two images, the height cropped by one at the top and padded by one at the bottom; Eigen
 # reads the padding row from the next image (docs/findings/jax_eigen_negative_padding.py shows it without convcheck).
@@ -65,3 +69,4 @@ version fixed it, end the range of xla-cpu-eigen-negative-low-padding in oracles
   "$convcheck" check mb2ic2ih2iw4oc1kh1kw4pt-1pb1 --strategies naive,jax --no-shrink --run-held-back \
   --corpus "$workdir/findings-held-back"
 echo "the held-back negative-padding bug: still shows in jaxlib $version (exit 1)"
+reproduces jax "$python" "$workdir/findings-held-back" 1

@@ -11,6 +11,8 @@
 #      padding and a filter as large as the input fails; a pass there says the bug is fixed (the test then fails,
 #      asking for the row's range to be closed).
 # The servers run as the strategies of their rows (oracles/litert/adapters.cpp), as a user runs them.
+#   4. the reproducers `repro --emit litert` writes of those findings (tests/interop/finds.sh, reproduces): run with
+#      the stack alone, exit 1 on the planted error and 0 without the plant, and exit 1 on each held-back bug.
 # usage: litert_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/litert is absent.
 set -euo pipefail
@@ -62,6 +64,8 @@ finds "$workdir/planted.txt" "FAILED litert_builtin output" "the planted error w
   --corpus "$workdir/findings-planted" --report "$workdir/planted.json"
 echo "the planted error: found (exit 1): $(grep -c '^FAILED litert_builtin output' "$workdir/planted.txt")" \
   "output finding(s) listed"
+reproduces litert "$python" "$workdir/findings-planted" 1 CONVCHECK_LITERT_PLANT_ERROR=1
+reproduces litert "$python" "$workdir/findings-planted" 0
 
 # The held-back bugs, run (docs/findings/litert_*.py show each with LiteRT alone).
 version=$("$python" -c "import ai_edge_litert; print(ai_edge_litert.__version__)")
@@ -76,6 +80,7 @@ if [[ $status != 1 ]] || ! grep -q "timed out after 5 s" "$workdir/hang.txt"; th
   exit 1
 fi
 echo "the held-back depthwise hang past 4,832 output channels: still shows in ai-edge-litert $version (exit 1)"
+reproduces litert "$python" "$workdir/findings-hang" 1 --timeout=10
 status=0
 CONVCHECK_LITERT_THREADS=2 "$convcheck" check mb1ic1iw2oc1kw2pr1 --strategies naive,litert_builtin \
   --no-shrink --run-held-back --corpus "$workdir/findings-eigen" \
@@ -88,3 +93,4 @@ if [[ $status != 1 ]] || ! grep -q "FAILED litert_builtin output" "$workdir/eige
 fi
 echo "the held-back two-thread CONV_2D with SAME padding and a full filter: still shows in ai-edge-litert $version" \
   "(exit 1)"
+reproduces litert "$python" "$workdir/findings-eigen" 1 CONVCHECK_LITERT_THREADS=2

@@ -7,6 +7,8 @@
 #   3. the ONNX Runtime bug its known-bug row holds back (oracles/onnxruntime/known_bugs.cpp) is counted as held back
 #      in the campaign, and still shows when run (--run-held-back): exit status 1 on its shrunk case; a pass there
 #      says the bug is fixed (the test then fails, asking for the row's range to be closed).
+#   4. the reproducers `repro --emit onnxruntime` writes of those findings (tests/interop/finds.sh, reproduces): run with
+#      the stack alone, exit 1 on the planted error and 0 without the plant, and exit 1 on each held-back bug.
 # usage: onnxruntime_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/onnxruntime is absent.
 set -euo pipefail
@@ -53,6 +55,8 @@ finds "$workdir/planted.txt" "FAILED onnxruntime output" "the planted error was 
   --corpus "$workdir/findings-planted" --report "$workdir/planted.json"
 echo "the planted error: found (exit 1): $(grep -c '^FAILED onnxruntime output' "$workdir/planted.txt")" \
   "output finding(s) listed"
+reproduces onnxruntime "$python" "$workdir/findings-planted" 1 CONVCHECK_ORT_PLANT_ERROR=1
+reproduces onnxruntime "$python" "$workdir/findings-planted" 0
 
 # The held-back bug, run: ONNX Runtime 1.28 to 1.32 refuse this ConvTranspose (output_padding 1 >= stride 1,
 # dilation 2; docs/findings/onnxruntime_convtranspose_output_padding.py shows it without convcheck).
@@ -63,3 +67,4 @@ onnxruntime-convtranspose-output-padding in oracles/onnxruntime/known_bugs.cpp" 
   "$convcheck" check mb1ic1iw1oc1kw1dlw2opw1_deconv --strategies naive,onnxruntime --no-shrink --run-held-back \
   --corpus "$workdir/findings-held-back"
 echo "the held-back output_padding bug: still shows in onnxruntime $version (exit 1)"
+reproduces onnxruntime "$python" "$workdir/findings-held-back" 1

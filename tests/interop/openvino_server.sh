@@ -11,6 +11,8 @@
 #      deconv whose output_padding restores its size and, on a CPU without AVX-512 (the other two rows' scope), on a
 #      bf16 conv and a padded one-channel conv; a pass there says a bug is fixed (the test then fails, asking for the
 #      row's range to be closed).
+#   5. the reproducers `repro --emit openvino` writes of those findings (tests/interop/finds.sh, reproduces): run with
+#      the stack alone, exit 1 on the planted error and 0 without the plant, and exit 1 on each held-back bug.
 # usage: openvino_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/openvino is absent.
 set -euo pipefail
@@ -76,6 +78,8 @@ finds "$workdir/planted.txt" "FAILED openvino output" "the planted error was not
   --corpus "$workdir/findings-planted" --report "$workdir/planted.json"
 echo "the planted error: found (exit 1): $(grep -c '^FAILED openvino output' "$workdir/planted.txt")" \
   "output finding(s) listed"
+reproduces openvino "$python" "$workdir/findings-planted" 1 CONVCHECK_OV_PLANT_ERROR=1
+reproduces openvino "$python" "$workdir/findings-planted" 0
 
 # The held-back bugs, run (each shown without convcheck by a script of docs/findings/).
 version=$("$python" -c "import openvino; print(openvino.get_version().split('-')[0])")
@@ -90,6 +94,7 @@ held_back() { # ID DESCRIPTOR WHY: the descriptor, run with the hold-back lifted
     exit 1
   fi
   echo "the held-back bug $1: still shows in openvino $version (exit 1): $3"
+  reproduces openvino "$python" "$workdir/findings-$1" 1
 }
 # 256 bf16 outputs of 3x3 taps over 4 channels: about a quarter end between a bfloat16 and the next even one, which
 # the AVX2 emulation truncates

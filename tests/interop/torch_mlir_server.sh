@@ -11,6 +11,8 @@
 # The server runs as the strategy `torch_mlir`, its adapter row (oracles/torch_mlir/adapters.cpp), as a user runs it.
 # torch-mlir compiles every problem (torch.export and its pipelines, about a second a case here), so CASES stays in
 # the tens and a finding is not shrunk (convcheck shrink on the saved case does it by hand).
+#   4. the reproducers `repro --emit torch_mlir` writes of those findings (tests/interop/finds.sh, reproduces): run with
+#      the stack alone, exit 1 on the planted error and 0 without the plant, and exit 1 on each held-back bug.
 # usage: torch_mlir_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/torch_mlir is absent.
 set -euo pipefail
@@ -52,6 +54,8 @@ finds "$workdir/planted.txt" "FAILED torch_mlir output" "the planted error was n
   env CONVCHECK_TORCH_MLIR_PLANT_ERROR=1 "$convcheck" check mb2ic4iw5oc6kw3pl1pr1 --strategies naive,torch_mlir \
   --no-shrink --corpus "$workdir/findings-planted"
 echo "the planted error: found (exit 1)"
+reproduces torch_mlir "$python" "$workdir/findings-planted" 1 CONVCHECK_TORCH_MLIR_PLANT_ERROR=1
+reproduces torch_mlir "$python" "$workdir/findings-planted" 0
 
 # The held-back bug, run: a 1-D depthwise transposed conv (docs/findings/torch_mlir_depthwise_transposed_conv.py shows
 # it without convcheck) does not compile.
@@ -62,3 +66,4 @@ oracles/torch_mlir/known_bugs.cpp" \
   "$convcheck" check g2mb1ic2iw4oc2kw3_deconv --strategies naive,torch_mlir --no-shrink \
   --run-held-back --corpus "$workdir/findings-held-back"
 echo "the held-back depthwise transposed conv bug: still shows in torch-mlir $version (exit 1)"
+reproduces torch_mlir "$python" "$workdir/findings-held-back" 1

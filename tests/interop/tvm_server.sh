@@ -9,6 +9,8 @@
 # The server runs as the strategy `tvm`, its adapter row (oracles/tvm/adapters.cpp), as a user runs it.
 # TVM compiles every problem (one to seven seconds a case here), so CASES stays in the tens and a finding is not
 # shrunk (shrinking compiles every smaller problem: convcheck shrink on the saved case does it by hand).
+#   4. the reproducers `repro --emit tvm` writes of those findings (tests/interop/finds.sh, reproduces): run with
+#      the stack alone, exit 1 on the planted error and 0 without the plant, and exit 1 on each held-back bug.
 # usage: tvm_server.sh CONVCHECK SOURCE_DIR WORKDIR [CASES]
 # Exits 77 (ctest: skipped) where venvs/tvm is absent.
 set -euo pipefail
@@ -50,6 +52,8 @@ finds "$workdir/planted.txt" "FAILED tvm output" "the planted error was not foun
   env CONVCHECK_TVM_PLANT_ERROR=1 "$convcheck" check mb2ic4iw5oc6kw3pl1pr1 --strategies naive,tvm \
   --no-shrink --corpus "$workdir/findings-planted"
 echo "the planted error: found (exit 1)"
+reproduces tvm "$python" "$workdir/findings-planted" 1 CONVCHECK_TVM_PLANT_ERROR=1
+reproduces tvm "$python" "$workdir/findings-planted" 0
 
 # The held-back bug, run: a 1x2 conv2d of dilation 2, as convcheck shrank it, cannot be differentiated (docs/findings/
 # tvm_conv2d_gradient_dilation.py shows it without convcheck).
@@ -60,3 +64,4 @@ oracles/tvm/known_bugs.cpp" \
   "$convcheck" check mb1ic1ih1iw3oc1kh1kw2dlw2 --strategies naive,tvm --no-shrink \
   --run-held-back --corpus "$workdir/findings-held-back"
 echo "the held-back conv2d gradient bug: still shows in tvm $version (exit 1)"
+reproduces tvm "$python" "$workdir/findings-held-back" 1

@@ -1,0 +1,200 @@
+// `repro --emit ROOM` for a room whose rows are servers (oracles/ROOM/, oracles/outside/adapter.hpp): a Python
+// script that runs the room's own server code, on the request convcheck sends it for the case, in the stack's
+// environment, and judges the answer against a float64 NumPy reference under convcheck's bound of the case. The
+// script carries everything it needs: the request (the problem and the inputs, base64), the bound of each direction
+// (computed here, under the algorithm class the finding was judged under), and the text of the room's Python files
+// and of oracles/outside/python/ convcheck_server.py, numpy_server.py, numpy_reference.py, then the driver
+// oracles/outside/python/reproducer.py. A maintainer needs the stack, NumPy and the one file.
+
+#include <algorithm>
+#include <bit>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cmd/emit.hpp"
+#include "core/input_error.hpp"
+#include "core/numerics/algorithm_bound.hpp"
+#include "core/numerics/reference.hpp"
+#include "core/problem/descriptor.hpp"
+#include "core/problem/direction.hpp"
+#include "oracles/outside/adapter.hpp"
+#include "oracles/outside/protocol.hpp"
+
+namespace convcheck {
+namespace {
+
+const char *helper_modules[] = {"convcheck_server", "numpy_server", "numpy_reference"};
+
+std::string base64(const std::string &bytes) {
+  static const char *digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string text;
+  text.reserve((bytes.size() + 2) / 3 * 4);
+  for (size_t at = 0; at < bytes.size(); at += 3) {
+    const size_t left = std::min<size_t>(3, bytes.size() - at);
+    uint32_t triple = 0;
+    for (size_t k = 0; k < 3; ++k)
+      triple = triple << 8 | (k < left ? static_cast<unsigned char>(bytes[at + k]) : 0u);
+    for (size_t k = 0; k < 4; ++k) text += k <= left ? digits[triple >> (18 - 6 * k) & 63] : '=';
+  }
+  return text;
+}
+
+std::string doubles_base64(const std::vector<double> &values) {
+  static_assert(std::endian::native == std::endian::little, "the script reads little-endian float64");
+  return base64(std::string(reinterpret_cast<const char *>(values.data()), values.size() * sizeof(double)));
+}
+
+/// A Python string literal of `text`: JSON's escapes are Python's.
+std::string python_string(const std::string &text) {
+  std::string literal = "\"";
+  for (char ch : text) {
+    if (ch == '"' || ch == '\\') literal += '\\';
+    if (ch == '\n') literal += "\\n";
+    else literal += ch;
+  }
+  return literal + "\"";
+}
+
+std::string read_source(const std::filesystem::path &path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) throw InputError(fmt::format("repro --emit: cannot read {}", path.string()));
+  if (text.str().find("'''") != std::string::npos)
+    throw InputError(fmt::format("repro --emit: {} holds ''' and cannot be inlined", path.string()));
+  return text.str();
+}
+
+/// The room's rows: the adapters whose script lives in oracles/ROOM/.
+std::vector<const Adapter *> room_rows(const std::string &room) {
+  std::vector<const Adapter *> rows;
+  for (const Adapter *adapter : adapters())
+    if (adapter->script.starts_with("oracles/" + room + "/")) rows.push_back(adapter);
+  return rows;
+}
+
+std::string row_names(const std::vector<const Adapter *> &rows) {
+  std::string names;
+  for (const Adapter *row : rows) names += (names.empty() ? "" : ", ") + row->name;
+  return names;
+}
+
+/// The row that reproduces the case: its finding's strategy, or the room's first row for a case without a finding.
+const Adapter &reproducing_row(const std::string &room, const std::vector<const Adapter *> &rows,
+                               const CaseFile &case_file, const std::string &case_path) {
+  if (!case_file.finding) return *rows.front();
+  for (const Adapter *row : rows)
+    if (row->name == case_file.finding->strategy) return *row;
+  throw InputError(fmt::format("repro --emit {}: {} is a finding of {}, not of a {} row ({}): its script would run "
+                               "another implementation than the one that failed",
+                               room, case_path, case_file.finding->strategy, room, row_names(rows)));
+}
+
+std::vector<std::string> split_words(const std::string &text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+} // namespace
+
+std::vector<std::string> server_rooms() {
+  std::vector<std::string> rooms;
+  for (const Adapter *adapter : adapters()) {
+    const std::filesystem::path script(adapter->script);
+    auto part = script.begin();
+    if (part == script.end() || *part != "oracles" || ++part == script.end()) continue;
+    const std::string room = part->string();
+    if (room != "outside" && std::find(rooms.begin(), rooms.end(), room) == rooms.end()) rooms.push_back(room);
+  }
+  std::sort(rooms.begin(), rooms.end());
+  return rooms;
+}
+
+std::string emit_server(const std::string &room, const CaseFile &case_file, const std::string &case_path) {
+  const std::vector<const Adapter *> rows = room_rows(room);
+  if (rows.empty()) throw InputError(fmt::format("repro --emit {}: no server row lives in oracles/{}/", room, room));
+  const Adapter &row = reproducing_row(room, rows, case_file, case_path);
+  const Case &c = case_file.conv_case;
+  // Every direction, as a campaign asks them in one request: a server may build them together (a compiled module
+  // of the forward pass and its gradients), and a finding of one direction can be an error of the whole request.
+  std::vector<Direction> asked;
+  for (const DirectionInfo &each : directions(c.problem.op)) asked.push_back(each.direction);
+
+  // The bound of each direction, under the class the finding's result was judged under (direct without one).
+  std::string bounds;
+  for (Direction direction : asked) {
+    const DirectionReference reference = compute_reference(c, direction);
+    std::string algorithm_text;
+    if (auto found = case_file.algorithms.find(row.name); found != case_file.algorithms.end())
+      if (auto of = found->second.find(direction); of != found->second.end()) algorithm_text = of->second;
+    const AlgorithmBound bound =
+        algorithm_bound(c, direction, algorithm_text.empty() ? Algorithm{} : parse_algorithm(algorithm_text), reference);
+    if (!bound.unjudgeable.empty()) {
+      bounds += fmt::format("    \"{}\": {{\"unjudgeable\": {}}},\n", to_string(direction), python_string(bound.unjudgeable));
+      continue;
+    }
+    bounds += fmt::format("    \"{}\": {{\"algorithm\": {}, \"judged_under\": {}, \"signal_size\": {},\n"
+                          "      \"values\": \"{}\"}},\n",
+                          to_string(direction), python_string(algorithm_text.empty() ? "direct" : algorithm_text),
+                          python_string(bound.judged_under), bound.signal_size,
+                          doubles_base64(bound.signal_size ? bound.signal : bound.element));
+  }
+
+  const std::filesystem::path source = in_source_tree("oracles");
+  std::string sources;
+  for (const char *module : helper_modules)
+    sources += fmt::format("    \"{}\": r'''{}''',\n", module,
+                           read_source(source / "outside" / "python" / (std::string(module) + ".py")));
+  std::vector<std::filesystem::path> room_files;
+  for (const auto &entry : std::filesystem::directory_iterator(source / room))
+    if (entry.path().extension() == ".py") room_files.push_back(entry.path());
+  std::sort(room_files.begin(), room_files.end());
+  for (const auto &file : room_files)
+    sources += fmt::format("    \"{}\": r'''{}''',\n", file.stem().string(), read_source(file));
+
+  const Frame request = case_frame(c, 1, asked);
+  std::string arguments;
+  for (const std::string &word : split_words(row.arguments))
+    arguments += (arguments.empty() ? "" : ", ") + python_string(word);
+  const std::string title = format_descriptor(c.problem) +
+                            (case_file.finding ? fmt::format(": {} {}", case_file.finding->strategy,
+                                                             to_string(case_file.finding->direction))
+                                               : fmt::format(": {} (no finding)", row.name));
+  return fmt::format(
+      "#!/usr/bin/env python3\n"
+      "# {title}\n"
+      "# Written by `convcheck repro {path} --emit {room}`. Runs the room's own server code, inlined\n"
+      "# below ({script} {arguments_text}), on the case's inputs and judges its answer against a float64 NumPy\n"
+      "# reference under convcheck's bound of the case. Needs NumPy and what the server imports (scripts/install-deps.sh\n"
+      "# {set} makes {interpreter}), nothing of convcheck:\n"
+      "#   {interpreter} THIS_FILE [--timeout SECONDS]\n"
+      "# Exit 0: within the bound; 1: the bug shows (a value over the bound, an error, a crash, a hang); 2: the stack\n"
+      "# declined the problem.\n"
+      "STRATEGY = {strategy}\n"
+      "SERVER_SCRIPT, SERVER_ARGUMENTS = {script_literal}, [{arguments}]\n"
+      "# The request convcheck sends the server for this case (docs/external.md, \"The server protocol\"): its header,\n"
+      "# then its payload, the inputs in canonical layouts, little-endian, base64.\n"
+      "REQUEST = {request}\n"
+      "PAYLOAD = \"{payload}\"\n"
+      "# convcheck's bound of each asked direction (core/numerics/algorithm_bound.hpp, docs/bounds.md): per element, or\n"
+      "# per signal of signal_size consecutive elements on its error's 2-norm; float64, little-endian, base64.\n"
+      "BOUNDS = {{\n{bounds}}}\n"
+      "# The Python files the script runs, as they were when it was written: convcheck's server helper and NumPy\n"
+      "# reference (oracles/outside/python/), then the room's (oracles/{room}/).\n"
+      "SOURCES = {{\n{sources}}}\n"
+      "{driver}",
+      fmt::arg("title", title), fmt::arg("path", case_path), fmt::arg("room", room), fmt::arg("script", row.script),
+      fmt::arg("arguments_text", row.arguments), fmt::arg("set", row.install_set),
+      fmt::arg("interpreter", row.interpreter), fmt::arg("strategy", python_string(row.name)),
+      fmt::arg("script_literal", python_string(row.script)), fmt::arg("arguments", arguments),
+      fmt::arg("request", python_string(request.header)), fmt::arg("payload", base64(request.payload)),
+      fmt::arg("bounds", bounds), fmt::arg("sources", sources),
+      fmt::arg("driver", read_source(source / "outside" / "python" / "reproducer.py")));
+}
+
+} // namespace convcheck
