@@ -101,8 +101,11 @@ void reach_witness(Problem &p, Direction direction, int64_t extra) {
     if (direction == Direction::grad_weight) q.batch = ceil_div(wanted, q.out_volume());
     return q;
   };
+  // With every input at its dilated kernel and no padding to spare, the kernel is halved too, so that the inputs
+  // can go on shrinking (a kernel of 5 at stride 5 over an input of 5 kept 10 multiply-adds a term of grad_data).
   Problem long_one = stretched(p);
-  while (long_one.multiply_adds() > per_term * wanted && halve_largest(p, direction == Direction::grad_weight))
+  while (long_one.multiply_adds() > per_term * wanted &&
+         (halve_largest(p, direction == Direction::grad_weight) || halve_largest(p, true)))
     long_one = stretched(p);
   p = long_one;
 }
