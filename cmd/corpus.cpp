@@ -27,6 +27,7 @@ int corpus_run(const std::vector<std::string> &paths, const RunOptions &run) {
   // The real strategies run on a few files at a time in one worker that stays up (an external server starts once
   // for them, not once a file); what a kind checks beyond that runs per file.
   constexpr size_t files_per_worker = 16;
+  std::vector<std::vector<Outcome>> replayed; // every file's, for the rule that nothing passes silently
   for (size_t first = 0; first < files.size(); first += files_per_worker) {
     const size_t end = std::min(files.size(), first + files_per_worker);
     std::vector<CaseFile> case_files;
@@ -37,6 +38,7 @@ int corpus_run(const std::vector<std::string> &paths, const RunOptions &run) {
     for (size_t i = 0; i < case_files.size(); ++i) {
       const CaseFile &case_file = case_files[i];
       const CorpusVerdict verdict = check_corpus_case(case_file, real, outcomes[i], run.run_timeout_s());
+      replayed.push_back(outcomes[i]);
       const bool skip = verdict.ok && !verdict.skipped.empty();
       fmt::print("{} {} {}\n", !verdict.ok ? "FAILED " : skip ? "SKIPPED" : "ok     ", files[first + i],
                  format_descriptor(case_file.conv_case.problem));
@@ -47,7 +49,7 @@ int corpus_run(const std::vector<std::string> &paths, const RunOptions &run) {
     }
   }
   fmt::print("{} passed, {} skipped, {} failed\n", files.size() - failed - skipped, skipped, failed);
-  return failed ? exit_mismatch : exit_agreed;
+  return unjudged_replay_exit(run, replayed, failed ? exit_mismatch : exit_agreed);
 }
 
 int corpus_list(const std::string &directory, const RunOptions &run) {

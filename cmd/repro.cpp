@@ -54,19 +54,22 @@ void print_outcome(const Outcome &outcome, const Labels &labels = {}) {
 }
 
 // Strategies to rerun: those asked for, plus the one that found the case if this build has it (an injected
-// bug is rerun too, so a mutant's case fails again).
+// bug is rerun too, so a mutant's case fails again); a finding made with its hold-backs lifted is rerun so.
 std::vector<Strategy> strategies_for(const CaseFile &case_file, std::vector<Strategy> selected) {
   if (!case_file.finding) return selected;
   const Strategy *finder = find_strategy(case_file.finding->strategy);
   const bool present = std::any_of(selected.begin(), selected.end(),
                                    [&](const Strategy &s) { return s.name == case_file.finding->strategy; });
   if (finder != nullptr && !present) selected.push_back(*finder);
+  if (case_file.finding->held_back_lifted)
+    for (Strategy &strategy : selected) strategy.run_held_back |= strategy.name == case_file.finding->strategy;
   return selected;
 }
 
-bool same_names(const std::vector<Strategy> &a, const std::vector<Strategy> &b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                    [](const Strategy &x, const Strategy &y) { return x.name == y.name; });
+bool same_strategies(const std::vector<Strategy> &a, const std::vector<Strategy> &b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Strategy &x, const Strategy &y) {
+    return x.name == y.name && x.run_held_back == y.run_held_back;
+  });
 }
 
 /// Prints one replayed file: its strategies' `outcomes`, then (unless `live`) its recorded results judged. True when
@@ -75,9 +78,13 @@ bool report_file(const std::string &path, const CaseFile &case_file, const std::
                  const Labels &labels, bool live) {
   const Case &conv_case = case_file.conv_case;
   fmt::print("{}: {}\n", path, format_descriptor(conv_case.problem));
-  if (case_file.finding)
+  if (case_file.finding) {
     fmt::print("  saved for {} {}: {}\n", case_file.finding->strategy, to_string(case_file.finding->direction),
                case_file.finding->problem);
+    if (case_file.finding->held_back_lifted)
+      fmt::print("  found with {}'s known-bug hold-backs lifted (--run-held-back): replayed so\n",
+                 case_file.finding->strategy);
+  }
   for (const DispatchSetting *setting : dispatch_settings())
     if (const std::string value = setting_of(conv_case, setting->name); !value.empty()) {
       const std::string lacks = setting->host_lacks(value);
@@ -163,6 +170,7 @@ int repro_command(const std::vector<std::string> &args) {
   bool failed = false;
   std::vector<std::pair<std::string, CaseFile>> group;
   std::vector<Strategy> group_strategies;
+  std::vector<std::vector<Outcome>> replayed; // every file's, for the rule that nothing passes silently
   const auto replay = [&] {
     std::vector<const Case *> cases;
     for (const auto &[path, case_file] : group) cases.push_back(&case_file.conv_case);
@@ -170,6 +178,7 @@ int repro_command(const std::vector<std::string> &args) {
     const Labels labels = labels_of(group_strategies);
     for (size_t i = 0; i < group.size(); ++i) {
       failed |= report_file(group[i].first, group[i].second, outcomes[i], labels, live);
+      replayed.push_back(outcomes[i]);
       std::optional<FindingRecord> &finding = group[i].second.finding;
       if (neighbours || keep_neighbours) {
         const auto rows = print_neighbours(group[i].second, group_strategies, run.run_timeout_s());
@@ -187,13 +196,14 @@ int repro_command(const std::vector<std::string> &args) {
   for (const std::string &file : files) {
     CaseFile case_file = read_untrusted_case_file(file, run.max_elements);
     std::vector<Strategy> strategies = strategies_for(case_file, selected);
-    if (!group.empty() && (group.size() == files_per_worker || !same_names(strategies, group_strategies))) replay();
+    if (!group.empty() && (group.size() == files_per_worker || !same_strategies(strategies, group_strategies))) replay();
     group_strategies = std::move(strategies);
     group.emplace_back(file, std::move(case_file));
   }
   replay();
-  fmt::print("{}\n", failed ? "failure reproduced" : "all agreed");
-  return failed ? exit_mismatch : exit_agreed;
+  const int status = unjudged_replay_exit(run, replayed, failed ? exit_mismatch : exit_agreed);
+  if (status != exit_bad_input || failed) fmt::print("{}\n", failed ? "failure reproduced" : "all agreed");
+  return status;
 }
 
 } // namespace convcheck

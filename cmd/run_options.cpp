@@ -4,8 +4,11 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
+#include "cmd/exit_codes.hpp"
 #include "core/input_error.hpp"
+#include "core/run/judged.hpp"
 #include "core/run/cost_plan.hpp"
 #include "core/run/known_bug.hpp"
 #include "core/numerics/dispatch_setting.hpp"
@@ -197,6 +200,12 @@ po::variables_map parse_arguments(const std::vector<std::string> &args, const po
 
 void require_at_least(const char *name, int64_t value, int64_t min) {
   if (value < min) throw InputError(fmt::format("{} {} must be >= {}", name, value, min));
+}
+
+int unjudged_replay_exit(const RunOptions &run, const std::vector<std::vector<Outcome>> &outcomes, int status) {
+  const std::vector<JudgedShortfall> unjudged = unjudged_named(run.named(), outcomes);
+  for (const JudgedShortfall &shortfall : unjudged) spdlog::error("{}", describe(shortfall, 0));
+  return unjudged.empty() ? status : exit_bad_input;
 }
 
 } // namespace convcheck

@@ -12,6 +12,7 @@
 #include "core/problem/problem.hpp"
 #include "core/process/worker_recycling.hpp"
 #include "core/run/strategy.hpp"
+#include "core/run/verify.hpp"
 
 namespace convcheck {
 
@@ -63,6 +64,11 @@ void add_run_options(po::options_description &description, RunOptions &options);
 /// Parses `args` into a variables map; throws InputError for unknown or malformed options.
 po::variables_map parse_arguments(const std::vector<std::string> &args, const po::options_description &description,
                                   const po::positional_options_description &positional = {});
+
+/// `status`, or exit_bad_input after one error line on stderr for each strategy `run` names that was judged on none
+/// of a replay's cases (`outcomes`, one list a case; core/run/judged.hpp): repro, corpus run and shrink pass nothing
+/// silently, as fuzz and check do not.
+int unjudged_replay_exit(const RunOptions &run, const std::vector<std::vector<Outcome>> &outcomes, int status);
 
 /// Throws InputError("NAME VALUE must be >= MIN") when value < min.
 void require_at_least(const char *name, int64_t value, int64_t min);

@@ -67,6 +67,8 @@ int shrink_command(const std::vector<std::string> &args) {
       std::none_of(strategies.begin(), strategies.end(),
                    [&](const Strategy &s) { return s.name == case_file.finding->strategy; }))
     strategies.push_back(*find_strategy(case_file.finding->strategy)); // an injected finder is rerun too
+  if (case_file.finding && case_file.finding->held_back_lifted) // found with its hold-backs lifted: shrunk so
+    for (Strategy &strategy : strategies) strategy.run_held_back |= strategy.name == case_file.finding->strategy;
   std::optional<Failure> failure = failure_to_shrink(case_file, strategies, run.run_timeout_s());
   if (!failure) {
     fmt::print("{}: every strategy agrees; nothing to shrink\n", file);

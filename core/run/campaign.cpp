@@ -93,8 +93,11 @@ void save_failures(CampaignReport &report, const std::vector<Strategy> &strategi
       reported.saved = decode_saved_finding(ends[k].payload);
       continue;
     }
+    const auto failing = std::find_if(strategies.begin(), strategies.end(),
+                                      [&](const Strategy &s) { return s.name == reported.failure.strategy; });
     reported.saved = save_inputs_only(reported.failure, options.seed, options.fill, options.corpus_dir,
-                                      "saving it with shrinking and results " + ends[k].termination.describe());
+                                      "saving it with shrinking and results " + ends[k].termination.describe(),
+                                      failing != strategies.end() && failing->run_held_back);
   }
 }
 

@@ -85,6 +85,23 @@ std::string check_upstream_bug(const CaseFile &case_file, const std::vector<Stra
                      known_bug_status(case_file.path));
 }
 
+/// Why a regression case said nothing, or "": the strategy that found it ran and did not judge the finding's
+/// direction (a server offered what it does not take, a hold-back), or nothing here judged any direction of it. A
+/// pass needs a verdict; a skip is counted as one.
+std::string unjudged_regression(const CaseFile &case_file, const std::vector<Outcome> &outcomes) {
+  const auto unjudged = [](const Outcome &o) { return o.verdict == Verdict::skipped || o.verdict == Verdict::held_back; };
+  if (case_file.finding)
+    for (const Outcome &outcome : outcomes)
+      if (outcome.strategy == case_file.finding->strategy && outcome.direction == case_file.finding->direction &&
+          unjudged(outcome))
+        return fmt::format("{} {}, which the case was saved for, was not judged: {}", outcome.strategy,
+                           to_string(outcome.direction), outcome.detail);
+  if (!outcomes.empty() && std::all_of(outcomes.begin(), outcomes.end(), unjudged))
+    return fmt::format("no strategy here judged it ({} {}: {})", outcomes.front().strategy,
+                       to_string(outcomes.front().direction), outcomes.front().detail);
+  return "";
+}
+
 } // namespace
 
 CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Strategy> &real, double run_timeout_s) {
@@ -110,6 +127,7 @@ CorpusVerdict check_corpus_case(const CaseFile &case_file, const std::vector<Str
                                              to_string(direction), to_string(outcome.verdict)));
   }
   if (corpus_kind(case_file) == "upstream") verdict.skipped = check_upstream_bug(case_file, real, run_timeout_s);
+  if (corpus_kind(case_file) == "regression") verdict.skipped = unjudged_regression(case_file, real_outcomes);
   verdict.ok = verdict.problems.empty();
   return verdict;
 }

@@ -1,6 +1,8 @@
 #pragma once
 // The regression corpus: case files under `<dir>/<kind>/<name>.h5`.
-// - kind `regression`: must pass now, for every real strategy;
+// - kind `regression`: must pass now, for every real strategy; where the strategy it was saved for ran and did not
+//   judge the finding's direction (skipped, held back), or nothing judged it at all, it is skipped saying so,
+//   never counted as passed;
 // - kind `mutants`: kills an injected bug: must still fail for that bug (named in /finding) and pass for every
 //   real strategy, so the corpus keeps proving that convcheck can see the bug;
 // - kind `upstream`: a bug in a real library, tracked upstream (the finding's `upstream`), that its strategy holds
@@ -34,7 +36,7 @@ std::vector<std::string> corpus_files(const std::string &corpus_dir);
 struct CorpusVerdict {
   bool ok = true;
   std::vector<std::string> problems; // one line each: which strategy did what it must not
-  std::string skipped;               // why the case said nothing (an upstream bug no longer shown); "" otherwise
+  std::string skipped; // why the case said nothing (an upstream bug no longer shown, nothing judged); "" otherwise
 };
 
 /// Checks one corpus case against its kind's promise with `real` (the real strategies, plus any externals), in a

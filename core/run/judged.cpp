@@ -26,6 +26,26 @@ std::vector<JudgedShortfall> judged_shortfalls(const JudgedRule &rule, const std
   return shortfalls;
 }
 
+std::vector<JudgedShortfall> unjudged_named(const std::vector<std::string> &named,
+                                            const std::vector<std::vector<Outcome>> &outcomes) {
+  std::vector<JudgedShortfall> unjudged;
+  for (const std::string &name : named) {
+    JudgedShortfall shortfall{name, 0, static_cast<int64_t>(outcomes.size()), {}};
+    for (const std::vector<Outcome> &case_outcomes : outcomes) {
+      bool judged = false;
+      for (const Outcome &outcome : case_outcomes) {
+        if (outcome.strategy != name) continue;
+        const bool unjudged_here = outcome.verdict == Verdict::skipped || outcome.verdict == Verdict::held_back;
+        judged |= !unjudged_here;
+        if (unjudged_here) add_skip_reason(shortfall.reasons, outcome.detail);
+      }
+      shortfall.judged += judged;
+    }
+    if (shortfall.none() && shortfall.offered > 0) unjudged.push_back(std::move(shortfall));
+  }
+  return unjudged;
+}
+
 std::string describe(const JudgedShortfall &shortfall, double min_judged_percent) {
   const std::string skipped =
       shortfall.reasons.empty() ? "" : "; skipped: " + describe_skip_reasons(shortfall.reasons);

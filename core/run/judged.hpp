@@ -9,7 +9,8 @@
 // before deconvs were drawn, one case in four, which a conv-only implementation skips: it is now judged on about
 // three quarters of that) and above what a support list that misses most of the distribution leaves (one rank the
 // generator draws one case in five and float64, drawn one case in eight: about 2.5%); an implementation that narrow
-// is better run with --focus.
+// is better run with --focus. The commands that replay saved cases (repro, corpus run, shrink) hold the same rule
+// with no percentage: a named strategy judged on none of the files is exit status 2, never "all agreed".
 
 #include <cstdint>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include "core/run/skip_tally.hpp"
 #include "core/run/tally.hpp"
+#include "core/run/verify.hpp"
 
 namespace convcheck {
 
@@ -44,6 +46,11 @@ struct JudgedShortfall {
 /// named; none when the run had no case. (core/run/campaign.hpp has the form that takes a whole report.)
 std::vector<JudgedShortfall> judged_shortfalls(const JudgedRule &rule, const std::vector<StrategyTally> &tallies,
                                                int64_t cases);
+
+/// The named strategies judged on none of a replay's cases (`outcomes`: one list a case, as verify_case gives),
+/// each with its skip and hold-back reasons; `offered` is the number of cases.
+std::vector<JudgedShortfall> unjudged_named(const std::vector<std::string> &named,
+                                            const std::vector<std::vector<Outcome>> &outcomes);
 
 /// One line: "strategy ext judged none of the 20 cases offered; skipped: 60 x float32 is not supported ..." or
 /// "strategy ext judged 3 of the 200 cases offered (1.5%, under --min-judged 5%); skipped: ...".

@@ -385,6 +385,10 @@ private:
                                    kind,
                                    optional("upstream"),
                                    parse_neighbour_rows(optional("neighbours"), what + "neighbours")};
+    const std::string lifted = optional("held_back_lifted");
+    if (!lifted.empty() && lifted != "true" && lifted != "false")
+      throw InputError(what + "held_back_lifted: '" + lifted + "' is neither true nor false");
+    result.finding->held_back_lifted = lifted == "true";
   }
 
   std::string path_;
@@ -518,6 +522,7 @@ public:
         string_attribute(finding.get(), "upstream", case_file.finding->upstream);
       if (!case_file.finding->neighbours.empty())
         string_attribute(finding.get(), "neighbours", format_neighbour_rows(case_file.finding->neighbours));
+      if (case_file.finding->held_back_lifted) string_attribute(finding.get(), "held_back_lifted", "true");
     }
   }
 

@@ -38,6 +38,8 @@ struct FindingRecord {
   FailureKind kind = FailureKind::mismatch; // files from before kinds were recorded have none: a mismatch
   std::string upstream;       // where the library's maintainers track this bug (corpus/upstream/); usually empty
   std::vector<NeighbourRow> neighbours = {}; // the failing region around the case; empty when not computed
+  /// Found with the strategy's known-bug hold-backs lifted (--run-held-back): `repro` and `shrink` replay it so.
+  bool held_back_lifted = false;
 };
 
 struct CaseFile {

@@ -2,6 +2,7 @@
 // exits 0, and against the buggy one 1; without --live the results the file recorded still fail it. Every repro
 // row names the implementation, as its hello did; so do the reports. The servers are
 // tests/interop/faulty_server.py's: `wrong` (grad_weight times 1.01 for grouped problems) and `none` (correct).
+// After the finding (issue 38): nothing the replay named may pass silently, and a held-back finding replays lifted.
 
 #include <gtest/gtest.h>
 
@@ -52,6 +53,50 @@ TEST_F(LiveRepro, AFixedServerExitsZeroAndTheBuggyOneOne) {
   EXPECT_EQ(run_convcheck("corpus run " + path("corpus") + " --external-server 'mine=" + faulty_server + " wrong 1'")
                 .status,
             1);
+}
+
+// No silent pass after the finding (issue 38): an implementation named for the replay that is offered nothing (a
+// typo in its support list) or declines everything judged nothing, and repro, repro --live and corpus run end with
+// exit 2 and a line naming it and why, never "all agreed" or a pass; corpus run counts the case skipped.
+TEST_F(LiveRepro, AnImplementationJudgedOnNothingIsNoPass) {
+  const Invocation found = run_convcheck("fuzz --strategies naive --external-server 'mine=" + faulty_server +
+                                         " wrong 1' --cases 40 --threads 1 --max-saved 1 --no-shrink --corpus " +
+                                         path("findings") + " --report " + path("r.json"));
+  ASSERT_EQ(found.status, 1) << found.output;
+  const std::string saved = read_json(path("r.json"))["failures"][0]["repro"];
+  ASSERT_EQ(run_convcheck("corpus add " + saved + " " + path("corpus")).status, 0);
+  for (const char *fault : {"typo", "unsupported"}) {
+    const std::string server = " --external-server 'mine=" + faulty_server + " " + std::string(fault) + " 1'";
+    for (const std::string &command : {"repro --live " + saved, "repro " + saved, "corpus run " + path("corpus")}) {
+      const Invocation replay = run_convcheck(command + server);
+      EXPECT_EQ(replay.status, 2) << command << fault << replay.output;
+      EXPECT_NE(replay.output.find("strategy mine judged none of the 1 cases offered; skipped: "), std::string::npos)
+          << replay.output;
+      EXPECT_EQ(replay.output.find("all agreed"), std::string::npos) << replay.output;
+    }
+    const Invocation corpus = run_convcheck("corpus run " + path("corpus") + server);
+    EXPECT_NE(corpus.output.find("0 passed, 1 skipped, 0 failed"), std::string::npos) << corpus.output;
+    EXPECT_NE(corpus.output.find("which the case was saved for, was not judged: "), std::string::npos)
+        << corpus.output;
+  }
+}
+
+// A finding made with a known bug's hold-back lifted (--run-held-back) keeps that in its case file
+// (/finding/held_back_lifted), and the repro line printed for it reproduces it: repro and repro --live replay the
+// finding's strategy lifted, saying so (issue 38). XNNPACK 2022's subconv2d crash (corpus/upstream/) is the bug.
+TEST_F(LiveRepro, AFindingMadeWithItsHoldBackLiftedReplaysLifted) {
+  const Invocation found = run_convcheck("check mb1ic1iw1oc1kw3sw3pl1pr1_deconv --strategies naive,xnnpack "
+                                         "--run-held-back --corpus " + path("findings") + " --report " + path("r.json"));
+  if (found.status != 1) GTEST_SKIP() << "XNNPACK here does not show its held-back subconv2d crash: " << found.output;
+  const std::string saved = read_json(path("r.json"))["failures"][0]["repro"];
+  for (const std::string &command : {"repro --live " + saved, "repro " + saved}) {
+    const Invocation replay = run_convcheck(command);
+    EXPECT_EQ(replay.status, 1) << command << replay.output;
+    EXPECT_NE(replay.output.find("found with xnnpack's known-bug hold-backs lifted (--run-held-back): replayed so"),
+              std::string::npos)
+        << replay.output;
+    EXPECT_NE(replay.output.find("failed   killed by signal"), std::string::npos) << replay.output;
+  }
 }
 
 } // namespace
