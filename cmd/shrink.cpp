@@ -23,9 +23,11 @@ namespace convcheck {
 
 namespace {
 
-// The failing strategy and direction to keep failing while shrinking.
+// The failing strategy and direction to keep failing while shrinking, from `outcomes` (every strategy rerun on the
+// case): the finding's, which must still fail here (a finding judged on nothing here is no pass, InputError), else
+// the first failure; nullopt when nothing fails.
 std::optional<Failure> failure_to_shrink(const CaseFile &case_file, const std::vector<Strategy> &strategies,
-                                         double run_timeout_s) {
+                                         const std::vector<Outcome> &outcomes) {
   const Case &c = case_file.conv_case;
   if (case_file.finding) {
     const bool present = std::any_of(strategies.begin(), strategies.end(),
@@ -34,10 +36,15 @@ std::optional<Failure> failure_to_shrink(const CaseFile &case_file, const std::v
       throw InputError(fmt::format("the case was saved for '{}', which is not available here (use --inject or "
                                    "--external to provide it)",
                                    case_file.finding->strategy));
+    const Outcome now = find_outcome(outcomes, case_file.finding->strategy, case_file.finding->direction);
+    if (now.verdict == Verdict::skipped || now.verdict == Verdict::held_back)
+      throw InputError(fmt::format("{} {}, which the case was saved for, was not judged here: {}", now.strategy,
+                                   to_string(now.direction), now.detail));
+    if (now.verdict != Verdict::failed) return std::nullopt;
     return Failure{case_file.finding->strategy, case_file.finding->direction, c.case_index, c.problem,
                    case_file.finding->problem, case_file.finding->kind};
   }
-  for (const Outcome &outcome : verify_case_isolated(c, strategies, run_timeout_s))
+  for (const Outcome &outcome : outcomes)
     if (outcome.verdict == Verdict::failed)
       return Failure{outcome.strategy, outcome.direction, c.case_index, c.problem, outcome.detail, outcome.kind};
   return std::nullopt;
@@ -69,10 +76,14 @@ int shrink_command(const std::vector<std::string> &args) {
     strategies.push_back(*find_strategy(case_file.finding->strategy)); // an injected finder is rerun too
   if (case_file.finding && case_file.finding->held_back_lifted) // found with its hold-backs lifted: shrunk so
     for (Strategy &strategy : strategies) strategy.run_held_back |= strategy.name == case_file.finding->strategy;
-  std::optional<Failure> failure = failure_to_shrink(case_file, strategies, run.run_timeout_s());
+  const std::vector<Outcome> outcomes = verify_case_isolated(case_file.conv_case, strategies, run.run_timeout_s());
+  std::optional<Failure> failure = failure_to_shrink(case_file, strategies, outcomes);
   if (!failure) {
-    fmt::print("{}: every strategy agrees; nothing to shrink\n", file);
-    return exit_agreed;
+    fmt::print("{}: {}; nothing to shrink\n", file,
+               case_file.finding ? fmt::format("{} {} passes on it here", case_file.finding->strategy,
+                                               to_string(case_file.finding->direction))
+                                 : "every strategy agrees");
+    return unjudged_replay_exit(run, {outcomes}, exit_agreed);
   }
   failure->settings = settings_of(case_file.conv_case); // the file's, not drawn again
   const FillMode fill = case_file.conv_case.fill == FillMode::mixed ? FillMode::normal : case_file.conv_case.fill;

@@ -56,8 +56,8 @@ TEST_F(LiveRepro, AFixedServerExitsZeroAndTheBuggyOneOne) {
 }
 
 // No silent pass after the finding (issue 38): an implementation named for the replay that is offered nothing (a
-// typo in its support list) or declines everything judged nothing, and repro, repro --live and corpus run end with
-// exit 2 and a line naming it and why, never "all agreed" or a pass; corpus run counts the case skipped.
+// typo in its support list) or declines everything judged nothing, and repro, repro --live, corpus run and shrink
+// end with exit 2 and a line naming it and why, never "all agreed" or a pass; corpus run counts the case skipped.
 TEST_F(LiveRepro, AnImplementationJudgedOnNothingIsNoPass) {
   const Invocation found = run_convcheck("fuzz --strategies naive --external-server 'mine=" + faulty_server +
                                          " wrong 1' --cases 40 --threads 1 --max-saved 1 --no-shrink --corpus " +
@@ -74,6 +74,10 @@ TEST_F(LiveRepro, AnImplementationJudgedOnNothingIsNoPass) {
           << replay.output;
       EXPECT_EQ(replay.output.find("all agreed"), std::string::npos) << replay.output;
     }
+    const Invocation shrink = run_convcheck("shrink " + saved + " --out " + path("shrunk") + server);
+    EXPECT_EQ(shrink.status, 2) << shrink.output;
+    EXPECT_NE(shrink.output.find("which the case was saved for, was not judged here: "), std::string::npos)
+        << shrink.output;
     const Invocation corpus = run_convcheck("corpus run " + path("corpus") + server);
     EXPECT_NE(corpus.output.find("0 passed, 1 skipped, 0 failed"), std::string::npos) << corpus.output;
     EXPECT_NE(corpus.output.find("which the case was saved for, was not judged: "), std::string::npos)
