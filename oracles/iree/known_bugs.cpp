@@ -1,11 +1,10 @@
 // IREE's known bugs: the rows that hold a direction of its strategies back (core/run/known_bug.hpp). Its strategies
 // are outside servers, so verification asks the table before the server is sent the case (core/run/verify.cpp), and
-// each row decides from the problem alone, as iree_server.py builds the module: the padding both ends of an axis
-// share goes to the op, the rest is a pad (or slice) around it. The version compared is iree-base-compiler's (the
-// adapter's version probe: "iree 3.13.0"; asked once per process, and only when a row is reached). All six are
-// compile failures (iree-compile refuses the module), not wrong numbers: docs/findings.md.
+// each row decides from the problem alone. The version compared is iree-base-compiler's (the adapter's version probe:
+// "iree 3.13.0"; asked once per process, and only when a row is reached). All four are compile failures (iree-compile
+// refuses the module), not wrong numbers: docs/findings.md. What IREE refuses by design (a transposed conv's
+// aten.convolution_backward) is no row: the server answers it skipped in the lowering's words (docs/external.md).
 
-#include <algorithm>
 #include <string>
 
 #include "core/run/known_bug.hpp"
@@ -17,11 +16,6 @@ namespace {
 
 std::string iree_version() { return adapter_package_version("iree", "iree"); }
 
-/// The padding the server gives aten.convolution itself on an axis: what both ends share (>= 0).
-int64_t shared_padding(const SpatialAxis &axis) {
-  return std::min(std::max<int64_t>(axis.pad_begin, 0), std::max<int64_t>(axis.pad_end, 0));
-}
-
 const char *why_no_case = "the corpus replays built-in strategies; docs/findings/iree_*.py shows each with IREE alone";
 
 const KnownBugRegistration iree_bugs{{
@@ -29,45 +23,6 @@ const KnownBugRegistration iree_bugs{{
     .version = iree_version,
     .rows =
         {
-            {
-                .id = "iree-convolution-backward-transposed",
-                // 3.13.0 run (docs/libraries/iree.md); the direct lowering landed in torch-mlir in December 2025.
-                .versions = {"3.13", ""},
-                .strategies = {"iree", "iree_im2col"},
-                .directions = {Direction::grad_data, Direction::grad_weight},
-                .reached = [](const Case &c, Direction, const Ran &) { return c.problem.op == Op::deconv; },
-                .reason = "IREE keeps aten.convolution_backward for torch-mlir's direct lowering, which refuses a "
-                          "transposed conv ('unimplemented: transposed convolution backward') and nothing else "
-                          "lowers it: iree-compile fails with 'failed to legalize operation "
-                          "torch.aten.convolution_backward'",
-                .upstream = "not reported upstream yet (draft: docs/findings.md)",
-                .docs = "docs/findings.md#iree-atenconvolution_backward-of-a-transposed-conv-or-a-wide-padding-does-"
-                        "not-compile",
-                .why_no_case = why_no_case,
-            },
-            {
-                .id = "iree-convolution-backward-data-padding",
-                .versions = {"3.13", ""},
-                .strategies = {"iree", "iree_im2col"},
-                .directions = {Direction::grad_data},
-                .reached =
-                    [](const Case &c, Direction, const Ran &) {
-                      const Problem &p = c.problem;
-                      if (p.op != Op::conv) return false;
-                      for (const SpatialAxis &axis : p.axes) // the data gradient's padding d * (k - 1) - p below 0
-                        if (shared_padding(axis) > axis.dilation * (axis.kernel - 1)) return true;
-                      return false;
-                    },
-                .reason = "aten.convolution_backward's direct lowering pads grad_output by dilation * (kernel - 1) "
-                          "- padding and refuses a negative one ('unimplemented: negative padding values are not "
-                          "supported'): iree-compile fails with 'failed to legalize operation "
-                          "torch.aten.convolution_backward' where the conv's padding exceeds its dilated kernel "
-                          "less one",
-                .upstream = "not reported upstream yet (draft: docs/findings.md)",
-                .docs = "docs/findings.md#iree-atenconvolution_backward-of-a-transposed-conv-or-a-wide-padding-does-"
-                        "not-compile",
-                .why_no_case = why_no_case,
-            },
             {
                 .id = "iree-depthwise-conv3d",
                 .versions = {"3.13", ""},
