@@ -26,8 +26,8 @@ The three strategies differ only in iree-compile's flags:
   winograd{replace-all-convs=true}))`: every 2-D 3x3 stride-1 dilation-1 linalg conv rewritten to Winograd F(6,3)
   (iree_linalg_ext.winograd.input/filter/output_transform). It declares exactly those problems (rank 2, kernel 3,
   stride 1, dilation 1) and the output direction only (the gradients are `aten.convolution_backward`'s direct
-  lowering, which the pass does not match), convs only (a stride-1 deconv is rewritten too, but convcheck's
-  Winograd bound does not take deconvs yet: main() says why), and its class, "winograd:6:0,1,-1,2,-2,1/2,-1/2":
+  lowering, which the pass does not match), convs and deconvs (a stride-1 deconv is rewritten too, and
+  convcheck's Winograd bound judges a deconv as its equivalent conv), and its class, "winograd:6:0,1,-1,2,-2,1/2,-1/2":
   F(6,3) on IREE's points, read from its constants (compiler/src/iree/compiler/Dialect/LinalgExt/Utils/
   WinogradConstants.h: the columns of AT_6x6_3x3 are the powers of 0, 1, -1, 2, -2, 1/2, -1/2 and infinity).
 
