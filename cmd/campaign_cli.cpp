@@ -161,7 +161,11 @@ int CampaignCli::run_and_report(const CaseSource &drawn, bool offer_outside_prec
   CampaignReport report = run_campaign(focused, strategies, options, terminal ? print_progress : nullptr);
   report.identity = identity;
   report.judged_rule = {run.named(), min_judged_percent};
-  for (const Strategy &strategy : strategies) report.identity.strategies.push_back(strategy.name);
+  for (const Strategy &strategy : strategies) {
+    report.identity.strategies.push_back(strategy.name);
+    for (const std::string &warning : strategy.declaration_warnings)
+      report.judged_rule.declaration_warnings.push_back(warning);
+  }
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (terminal) fmt::print(stderr, "\n");

@@ -8,10 +8,9 @@ namespace convcheck {
 
 std::string judged_section(const CampaignReport &report) {
   std::string items;
-  for (const JudgedShortfall &shortfall : judged_shortfalls(report))
-    items += "<li>" + markup_escape(describe(shortfall, report.judged_rule.min_judged_percent)) + "</li>\n";
+  for (const std::string &warning : judged_warnings(report)) items += "<li>" + markup_escape(warning) + "</li>\n";
   if (items.empty()) return "";
-  return "<section id=\"judged\" class=\"warning\">\n<h2>Judged on too few cases</h2>\n<ul>\n" + items +
+  return "<section id=\"judged\" class=\"warning\">\n<h2>Judged on too few cases, or declared what convcheck cannot use</h2>\n<ul>\n" + items +
          "</ul>\n</section>\n";
 }
 

@@ -25,14 +25,13 @@ nlohmann::json tally_json(const Tally &tally) {
 }
 
 nlohmann::json judged_json(const CampaignReport &report) {
-  nlohmann::json warnings = nlohmann::json::array(), unjudged = nlohmann::json::array();
-  for (const JudgedShortfall &shortfall : judged_shortfalls(report)) {
-    warnings.push_back(describe(shortfall, report.judged_rule.min_judged_percent));
+  nlohmann::json unjudged = nlohmann::json::array();
+  for (const JudgedShortfall &shortfall : judged_shortfalls(report))
     if (shortfall.none()) unjudged.push_back(shortfall.strategy);
-  }
   return {{"named", report.judged_rule.named},
           {"min_judged_percent", report.judged_rule.min_judged_percent},
-          {"warnings", warnings},
+          {"declaration_warnings", report.judged_rule.declaration_warnings},
+          {"warnings", judged_warnings(report)},
           {"unjudged", unjudged}};
 }
 
@@ -182,7 +181,8 @@ CampaignReport report_from_json(const nlohmann::json &json) {
   if (json.contains("campaign")) report.identity = identity_from_json(json.at("campaign")); // nor this
   if (json.contains("judged")) // nor this
     report.judged_rule = {json.at("judged").at("named").get<std::vector<std::string>>(),
-                          json.at("judged").at("min_judged_percent").get<double>()};
+                          json.at("judged").at("min_judged_percent").get<double>(),
+                          json.at("judged").value("declaration_warnings", std::vector<std::string>{})};
   return report;
 }
 

@@ -34,9 +34,8 @@ std::string junit_report(const CampaignReport &report) {
     if (!strategy.identity.empty())
       properties += fmt::format("      <property name=\"implementation.{}\" value=\"{}\"/>\n", markup_escape(strategy.name),
                               markup_escape(strategy.identity.describe()));
-  for (const JudgedShortfall &shortfall : judged_shortfalls(report)) // core/run/judged.hpp
-    properties += fmt::format("      <property name=\"warning\" value=\"{}\"/>\n",
-                            markup_escape(describe(shortfall, report.judged_rule.min_judged_percent)));
+  for (const std::string &warning : judged_warnings(report)) // core/run/judged.hpp
+    properties += fmt::format("      <property name=\"warning\" value=\"{}\"/>\n", markup_escape(warning));
   for (const StrategyTally &strategy : report.tallies)
     for (const auto &[direction, tally] : strategy.by_direction) {
       ++tests;

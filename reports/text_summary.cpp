@@ -45,8 +45,7 @@ std::string text_summary(const CampaignReport &report) {
       text += fmt::format("{} held back for known library bugs (--run-held-back runs them): {}\n", strategy.name,
                           describe_skip_reasons(bugs, max_skip_reasons));
   }
-  for (const JudgedShortfall &shortfall : judged_shortfalls(report))
-    text += fmt::format("warning: {}\n", describe(shortfall, report.judged_rule.min_judged_percent));
+  for (const std::string &warning : judged_warnings(report)) text += fmt::format("warning: {}\n", warning);
   size_t unsaved = 0;
   for (const ReportedFailure &reported : report.failures) {
     if (!reported.saved) {

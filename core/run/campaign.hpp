@@ -106,4 +106,12 @@ inline std::vector<JudgedShortfall> judged_shortfalls(const CampaignReport &repo
   return judged_shortfalls(report.judged_rule, report.tallies, report.cases);
 }
 
+/// The warnings every report prints: the named implementations' declaration warnings, then their shortfalls.
+inline std::vector<std::string> judged_warnings(const CampaignReport &report) {
+  std::vector<std::string> warnings = report.judged_rule.declaration_warnings;
+  for (const JudgedShortfall &shortfall : judged_shortfalls(report))
+    warnings.push_back(describe(shortfall, report.judged_rule.min_judged_percent));
+  return warnings;
+}
+
 } // namespace convcheck

@@ -30,6 +30,9 @@ inline constexpr double default_min_judged_percent = 5;
 struct JudgedRule {
   std::vector<std::string> named; ///< in the order named
   double min_judged_percent = default_min_judged_percent;
+  /// What the named implementations declared that convcheck could not use (Strategy::declaration_warnings): a typo
+  /// in a support list narrows what they are judged on, so every report says it beside the shortfalls.
+  std::vector<std::string> declaration_warnings = {};
 };
 
 /// A named strategy judged on too few cases: `judged` is the most cases any one of its directions was judged on

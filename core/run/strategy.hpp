@@ -105,6 +105,9 @@ struct Strategy {
   bool in_default_set = true;
   /// The algorithm class its results are judged under (core/numerics/algorithm.hpp): direct unless it says.
   Algorithm algorithm;
+  /// What its declaration said that convcheck could not use (an unknown name, a format no row reaches; an outside
+  /// implementation's, oracles/outside/declared_support.hpp): warned at start and kept in every report.
+  std::vector<std::string> declaration_warnings = {};
   /// The problems it can compute at all.
   Support supports;
   /// Why `direction` cannot run on a problem inside `supports` ("" or a null function: it can), such as a

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <fmt/ranges.h>
 
 #include "core/input_error.hpp"
@@ -98,6 +99,10 @@ Strategy server_strategy(const ServerSpec &spec) {
                                      connection->hello().name.empty() ? "" : " (" + connection->hello().name + ")",
                                      spec.command);
   strategy.supports = connection->hello().supports;
+  for (const std::string &warning : connection->hello().warnings) {
+    strategy.declaration_warnings.push_back(fmt::format("{}: its hello's {}", spec.name, warning));
+    spdlog::warn("{}", strategy.declaration_warnings.back());
+  }
   strategy.algorithm = connection->hello().algorithm;
   if (const auto &declared = connection->hello().directions) {
     std::vector<std::string> names;

@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "core/input_error.hpp"
 #include "core/problem/op.hpp"
@@ -215,7 +216,12 @@ Strategy plugin_strategy(const PluginSpec &spec) {
   strategy.name = spec.name;
   strategy.description = fmt::format("plugin {}{}{}", spec.path, name.empty() ? "" : ": " + name,
                                      description.empty() ? "" : " (" + description + ")");
-  strategy.supports = declared_support(declared);
+  std::vector<std::string> warnings;
+  strategy.supports = declared_support(declared, &warnings);
+  for (const std::string &warning : warnings) {
+    strategy.declaration_warnings.push_back(fmt::format("{}: its description's {}", spec.name, warning));
+    spdlog::warn("{}", strategy.declaration_warnings.back());
+  }
   strategy.supports.kernels = kernels, strategy.supports.strides = strides, strategy.supports.dilations = dilations;
   // Old (version-1) plugins and those that say nothing are direct summation.
   strategy.algorithm = parse_algorithm(algorithm, fmt::format("algorithm of plugin '{}' ({})", spec.name, spec.path));

@@ -124,7 +124,7 @@ ServerHello read_hello(const Frame &frame) {
                              optional_member<Names>(*found, "weight_layouts", "a list of names"),
                              optional_member<std::vector<int64_t>>(*found, "ranks", "a list of integers"),
                              optional_member<bool>(*found, "crops", "true or false")};
-    hello.supports = declared_support(declared);
+    hello.supports = declared_support(declared, &hello.warnings);
     // The shapes taken per axis (a Winograd kernel: kernel 3, stride 1, dilation 1); absent: any.
     using Sizes = std::vector<int64_t>;
     hello.supports.kernels = optional_member<Sizes>(*found, "kernels", "a list of integers").value_or(Sizes{});
@@ -132,9 +132,17 @@ ServerHello read_hello(const Frame &frame) {
     hello.supports.dilations = optional_member<Sizes>(*found, "dilations", "a list of integers").value_or(Sizes{});
     if (const auto names = optional_member<std::vector<std::string>>(*found, "directions", "a list of names")) {
       hello.directions.emplace();
-      for (const DirectionInfo &each : direction_table()) // an unknown name is left out, as everywhere in "supports"
+      std::vector<std::string> known;
+      for (const DirectionInfo &each : direction_table()) { // an unknown name is left out, as everywhere in "supports"
+        known.push_back(each.name);
         if (std::find(names->begin(), names->end(), each.name) != names->end())
           hello.directions->push_back(each.direction);
+      }
+      for (const std::string &name : *names)
+        if (std::find(known.begin(), known.end(), name) == known.end())
+          hello.warnings.push_back(fmt::format(
+              "\"directions\" names \"{}\", which convcheck does not know (nearest: \"{}\"): left out", name,
+              nearest_name(name, known)));
     }
   }
   if (const auto algorithm = optional_member<std::string>(header, "algorithm", "a string"))

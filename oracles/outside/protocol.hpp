@@ -42,6 +42,8 @@ struct ServerHello {
   /// A direction it does not declare is skipped saying so, and a case none of whose directions it computes (or
   /// whose others are held back) is not sent.
   std::optional<std::vector<Direction>> directions;
+  /// What of "supports" convcheck could not use: names it does not know, formats no row can reach (declared_support.hpp).
+  std::vector<std::string> warnings = {};
 };
 
 /// Reads a server's hello; throws InputError naming what is wrong (not a hello, another protocol version, a

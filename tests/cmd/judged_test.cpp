@@ -61,6 +61,14 @@ TEST_F(Judged, AMistypedSupportListExitsTwoNamingTheReasons) {
   EXPECT_NE(read_text(path("r.xml")).find("<skipped message=\""), std::string::npos);
   EXPECT_NE(read_text(path("r.xml")).find("x float32 is not supported (formats: none)"), std::string::npos);
   EXPECT_NE(read_text(path("r.html")).find("strategy ext judged none of the 20 cases offered"), std::string::npos);
+  // Why: the typo, named at start and in every report with the name it is nearest (issue 38).
+  const std::string typo = "ext: its hello's \"dtypes\" names \"f32\", which convcheck does not know (nearest: "
+                           "\"float32\"): left out";
+  EXPECT_NE(run.output.find("[warning] " + typo), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("warning: " + typo), std::string::npos) << run.output;
+  EXPECT_EQ(report_["judged"]["declaration_warnings"], nlohmann::json::array({typo}));
+  EXPECT_NE(read_text(path("r.html")).find("names &quot;f32&quot;"), std::string::npos);
+  EXPECT_NE(read_text(path("r.xml")).find("names &quot;f32&quot;"), std::string::npos);
 }
 
 TEST_F(Judged, ADefaultSetThatSkipsIsNotAnError) {
