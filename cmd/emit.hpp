@@ -19,9 +19,14 @@ std::string emit_kinds();
 /// The rooms under oracles/ whose rows are servers (oracles/outside/adapter.hpp), sorted: each an --emit kind.
 std::vector<std::string> server_rooms();
 
-/// The reproducer of `kind` for the case saved in `case_path`; throws InputError for an unknown kind or a case the
-/// kind cannot express (naming both).
-std::string emit_reproducer(const std::string &kind, const CaseFile &case_file, const std::string &case_path);
+/// The reproducer of `kind` for the case saved in `case_path`; throws InputError for an unknown kind, a case the
+/// kind cannot express, or a finding of a strategy the kind does not run (unless `anyway`: then its first line
+/// says it is not that finding's reproducer) (cmd/emit.cpp).
+std::string emit_reproducer(const std::string &kind, const CaseFile &case_file, const std::string &case_path,
+                            bool anyway = false);
+
+/// The first line of a reproducer written with --emit-anyway for a finding of `finder`: it runs `runs_what`.
+std::string not_the_finder_line(const std::string &finder, const std::string &runs_what);
 
 /// benchdnn command lines: one for the finding's direction, or one per direction for a case without a finding.
 std::string emit_benchdnn(const CaseFile &case_file, const std::string &case_path);
@@ -37,6 +42,7 @@ std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path
 /// A Python script that runs room `room`'s server code (the row of the case's finding, or the room's first row for
 /// a case without one) on the case's request and judges its answer against float64 NumPy under convcheck's bound of
 /// the case; exit 1 when the bug shows. Throws InputError for a finding of a strategy that is not the room's.
-std::string emit_server(const std::string &room, const CaseFile &case_file, const std::string &case_path);
+std::string emit_server(const std::string &room, const CaseFile &case_file, const std::string &case_path,
+                        bool anyway = false);
 
 } // namespace convcheck

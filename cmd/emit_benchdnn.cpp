@@ -76,21 +76,4 @@ std::string emit_benchdnn(const CaseFile &case_file, const std::string &case_pat
   return text;
 }
 
-std::string emit_reproducer(const std::string &kind, const CaseFile &case_file, const std::string &case_path) {
-  // Every writer spells every op: benchdnn's driver per op, oneDNN's convolution or deconvolution API,
-  // F.conv*d or F.conv_transpose*d.
-  if (kind == "benchdnn") return emit_benchdnn(case_file, case_path);
-  if (kind == "c") return emit_c(case_file, case_path);
-  if (kind == "pytorch") return emit_pytorch(case_file, case_path);
-  for (const std::string &room : server_rooms())
-    if (kind == room) return emit_server(room, case_file, case_path);
-  throw InputError(fmt::format("unknown --emit kind '{}' (known: {})", kind, emit_kinds()));
-}
-
-std::string emit_kinds() {
-  std::string kinds = "benchdnn, c, pytorch";
-  for (const std::string &room : server_rooms()) kinds += ", " + room;
-  return kinds;
-}
-
 } // namespace convcheck

@@ -82,14 +82,16 @@ std::string row_names(const std::vector<const Adapter *> &rows) {
   return names;
 }
 
-/// The row that reproduces the case: its finding's strategy, or the room's first row for a case without a finding.
+/// The row that reproduces the case: its finding's strategy, or the room's first row for a case without a finding
+/// (or, `anyway`, for a finding of another strategy).
 const Adapter &reproducing_row(const std::string &room, const std::vector<const Adapter *> &rows,
-                               const CaseFile &case_file, const std::string &case_path) {
+                               const CaseFile &case_file, const std::string &case_path, bool anyway) {
   if (!case_file.finding) return *rows.front();
   for (const Adapter *row : rows)
     if (row->name == case_file.finding->strategy) return *row;
+  if (anyway) return *rows.front();
   throw InputError(fmt::format("repro --emit {}: {} is a finding of {}, not of a {} row ({}): its script would run "
-                               "another implementation than the one that failed",
+                               "another implementation than the one that failed (--emit-anyway writes it, saying so)",
                                room, case_path, case_file.finding->strategy, room, row_names(rows)));
 }
 
@@ -115,10 +117,12 @@ std::vector<std::string> server_rooms() {
   return rooms;
 }
 
-std::string emit_server(const std::string &room, const CaseFile &case_file, const std::string &case_path) {
+std::string emit_server(const std::string &room, const CaseFile &case_file, const std::string &case_path,
+                        bool anyway) {
   const std::vector<const Adapter *> rows = room_rows(room);
   if (rows.empty()) throw InputError(fmt::format("repro --emit {}: no server row lives in oracles/{}/", room, room));
-  const Adapter &row = reproducing_row(room, rows, case_file, case_path);
+  const Adapter &row = reproducing_row(room, rows, case_file, case_path, anyway);
+  const bool finders = !case_file.finding || case_file.finding->strategy == row.name;
   const Case &c = case_file.conv_case;
   // Every direction, as a campaign asks them in one request: a server may build them together (a compiled module
   // of the forward pass and its gradients), and a finding of one direction can be an error of the whole request.
@@ -167,7 +171,7 @@ std::string emit_server(const std::string &room, const CaseFile &case_file, cons
                                                : fmt::format(": {} (no finding)", row.name));
   return fmt::format(
       "#!/usr/bin/env python3\n"
-      "# {title}\n"
+      "{anyway}# {title}\n"
       "# Written by `convcheck repro {path} --emit {room}`. Runs the room's own server code, inlined\n"
       "# below ({script} {arguments_text}), on the case's inputs and judges its answer against a float64 NumPy\n"
       "# reference under convcheck's bound of the case. Needs NumPy and what the server imports (scripts/install-deps.sh\n"
@@ -188,6 +192,7 @@ std::string emit_server(const std::string &room, const CaseFile &case_file, cons
       "# reference (oracles/outside/python/), then the room's (oracles/{room}/).\n"
       "SOURCES = {{\n{sources}}}\n"
       "{driver}",
+      fmt::arg("anyway", finders ? "" : not_the_finder_line(case_file.finding->strategy, row.name + "'s server")),
       fmt::arg("title", title), fmt::arg("path", case_path), fmt::arg("room", room), fmt::arg("script", row.script),
       fmt::arg("arguments_text", row.arguments), fmt::arg("set", row.install_set),
       fmt::arg("interpreter", row.interpreter), fmt::arg("strategy", python_string(row.name)),

@@ -118,9 +118,9 @@ bool report_file(const std::string &path, const CaseFile &case_file, const std::
 
 // `--emit KIND`: the reproducer of the one case, to `out` or standard output.
 int emit_command(const std::string &kind, const std::vector<std::string> &files, const std::string &out,
-                 int64_t max_elements) {
+                 int64_t max_elements, bool anyway) {
   if (files.size() != 1) throw InputError(fmt::format("repro --emit takes one case file, not {}", files.size()));
-  const std::string text = emit_reproducer(kind, read_untrusted_case_file(files[0], max_elements), files[0]);
+  const std::string text = emit_reproducer(kind, read_untrusted_case_file(files[0], max_elements), files[0], anyway);
   if (out.empty()) {
     std::cout << text;
     return exit_agreed;
@@ -138,6 +138,7 @@ int repro_command(const std::vector<std::string> &args) {
   std::vector<std::string> files;
   bool live = false;
   std::string emit, out;
+  bool emit_anyway = false;
   bool neighbours = false, keep_neighbours = false;
   po::options_description description("convcheck repro CASE.h5... [options]\n\nReplays saved cases");
   description.add_options()("help", "show this help")("case", po::value(&files), "case files")(
@@ -146,6 +147,8 @@ int repro_command(const std::vector<std::string> &args) {
       "emit", po::value(&emit), fmt::format("write a standalone reproducer of one case instead of replaying it: {}",
                                             emit_kinds()).c_str())(
       "out", po::value(&out), "--emit: write it to this file (default: standard output)")(
+      "emit-anyway", po::bool_switch(&emit_anyway),
+      "--emit: write it for a finding of a strategy the kind does not run, its first line saying so")(
       "neighbours", po::bool_switch(&neighbours),
       "also run the finding's strategy on each neighbour of the case (a field one step each way, each layout, the "
       "other format) and print which fail: the failing region (without it, the table the case file keeps is "
@@ -162,7 +165,8 @@ int repro_command(const std::vector<std::string> &args) {
   }
   if (files.empty()) throw InputError("repro needs at least one case file");
   if (!out.empty() && emit.empty()) throw InputError("repro --out needs --emit");
-  if (!emit.empty()) return emit_command(emit, files, out, run.max_elements);
+  if (emit_anyway && emit.empty()) throw InputError("repro --emit-anyway needs --emit");
+  if (!emit.empty()) return emit_command(emit, files, out, run.max_elements, emit_anyway);
   // Files that rerun the same strategies are replayed together, a few at a time, in one worker that stays up, so
   // an external server starts once for them rather than once a file.
   constexpr size_t files_per_worker = 16;

@@ -35,6 +35,13 @@ TEST_F(LiveRepro, AFixedServerExitsZeroAndTheBuggyOneOne) {
   EXPECT_NE(convcheck::testing::read_text(path("r.html")).find("<div class=\"implementation\">faulty wrong</div>"),
             std::string::npos);
 
+  // A reproducer that runs PyTorch or oneDNN cannot show a bug of the user's own server: refused, one line, exit 2.
+  for (const char *kind : {"pytorch", "benchdnn"}) {
+    const Invocation emit = run_convcheck("repro " + saved + " --emit " + kind);
+    EXPECT_EQ(emit.status, 2) << emit.output;
+    EXPECT_NE(emit.output.find("is a finding of mine, which "), std::string::npos) << emit.output;
+  }
+
   const std::string fixed = " --external-server 'mine=" + faulty_server + " none 1'";
   const Invocation recorded = run_convcheck("repro " + saved + fixed);
   EXPECT_EQ(recorded.status, 1) << recorded.output; // the buggy results the file recorded still fail
