@@ -113,12 +113,15 @@ int check_command(const std::vector<std::string> &args) {
   CampaignCli cli;
   std::vector<std::string> descriptors, batches;
   std::string format = "native", driver = "conv";
+  bool list_only = false;
   po::options_description description(
       "convcheck check DESCRIPTOR... [--batch FILE]... [options]\n\nA fixed list of configs through every strategy");
   description.add_options()("help", "show this help")("descriptor", po::value(&descriptors), "configs")
       ("batch", po::value(&batches)->composing(), "file of descriptors, one per line (repeatable)")
       ("format", po::value(&format)->default_value(format), "descriptor syntax: native or benchdnn")
-      ("driver", po::value(&driver)->default_value(driver), "with --format benchdnn: benchdnn's conv or deconv driver");
+      ("driver", po::value(&driver)->default_value(driver), "with --format benchdnn: benchdnn's conv or deconv driver")
+      ("list", po::bool_switch(&list_only), "print the configs the descriptors and batch files read as, one native "
+                                            "descriptor a line, and run nothing");
   cli.add_options(description);
   po::positional_options_description positional;
   positional.add("descriptor", -1);
@@ -141,6 +144,10 @@ int check_command(const std::vector<std::string> &args) {
       configs.push_back(*config);
   for (const std::string &batch : batches) read_batch(batch, syntax, cli.run.max_elements, configs);
   if (configs.empty()) throw InputError("check has no config to run (give descriptors or --batch FILE)");
+  if (list_only) {
+    for (const Problem &config : configs) fmt::print("{}\n", format_descriptor(config));
+    return exit_agreed;
+  }
   // One list, shared: every forked worker inherits it, and a copy per holder of the source would be paid per case.
   const auto list = std::make_shared<const std::vector<Problem>>(std::move(configs));
   cli.identity.command = "check";

@@ -1,8 +1,9 @@
 // `repro --emit benchdnn`: the benchdnn command line a oneDNN maintainer pastes (core/problem/benchdnn_writer.hpp),
 // for its conv or deconv driver by the case's op, with the layouts the finding ran on: for an `onednn` finding those
 // of the case's oneDNN path (format_tag::any where oneDNN chose, oracles/onednn/onednn.hpp), and its ISA cap as
-// ONEDNN_MAX_CPU_ISA; for another strategy's finding the case's own layouts, so oneDNN can be checked on the same
-// problem.
+// ONEDNN_MAX_CPU_ISA; for a case without a finding (or, --emit-anyway, another strategy's) the case's own layouts,
+// so oneDNN can be checked on the same problem. `check --format benchdnn` reads the lines back (ctest
+// benchdnn_roundtrip), and a note says which problem where benchdnn derives another end padding.
 
 #include <fmt/format.h>
 
@@ -45,12 +46,17 @@ std::string command_line(const CaseFile &case_file, Direction direction, const s
   const std::string cap = isa_cap_of(c);
   const std::string isa = onednn_isa_value(cap);
   std::string note;
-  // A deconv's output size is spelled out, so its line needs no note: only its split into pad_end and
-  // output_padding can read back differently.
-  if (problem.op == Op::conv && with_derived_pad_end(problem) != problem)
-    note = fmt::format("# benchdnn derives each end padding from the output size: {} here, the same convolution "
-                       "(no window reaches past it), which oneDNN may refuse where the case's was a crop\n",
-                       format_descriptor(with_derived_pad_end(problem)));
+  // A deconv's output size is spelled out: only its split into pad_end and output_padding can read back
+  // differently (benchdnn has no output_padding; its end padding carries it).
+  if (with_derived_pad_end(problem) != problem)
+    note = problem.op == Op::conv
+               ? fmt::format("# benchdnn derives each end padding from the output size: {} here, the same convolution "
+                             "(no window reaches past it), which oneDNN may refuse where the case's was a crop\n",
+                             format_descriptor(with_derived_pad_end(problem)))
+               : fmt::format("# benchdnn has no output_padding: it derives each end padding from the output size, "
+                             "which reads back as {}, the same deconvolution (the same output rows), which oneDNN may "
+                             "refuse where an end padding comes out negative\n",
+                             format_descriptor(with_derived_pad_end(problem)));
   // convcheck hands oneDNN its scratchpad (user mode): that is where #6035 writes past.
   // benchdnn's driver is the op (--conv, --deconv), and --dir the op's own direction.
   return note + fmt::format("{}./benchdnn --{} --dir={} --dt={} --stag={} --wtag={} --dtag={} --alg=direct "

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/input_error.hpp"
+#include "core/problem/benchdnn_writer.hpp"
 
 namespace convcheck {
 
@@ -193,6 +194,28 @@ void copy_axis(const Axis &from, Axis &to) {
   to.letter = letter;
 }
 
+// The layouts the --stag/--dtag and --wtag of a command line name, as the writer spells them (benchdnn_writer.hpp);
+// "any" (oneDNN's choice) and an absent tag keep the canonical layouts.
+void apply_tags(Problem &problem, const std::map<std::string, std::string> &tags, const std::string &text) {
+  for (const char *option : {"--stag", "--dtag"}) {
+    const auto tag = tags.find(option);
+    if (tag == tags.end() || tag->second == "any") continue;
+    bool known = false;
+    for (DataLayout layout : {DataLayout::ncx, DataLayout::nxc})
+      if (benchdnn_data_tag(layout, problem.ndims) == tag->second) problem.data_layout = layout, known = true;
+    if (!known)
+      fail(fmt::format("{}={} is no data layout convcheck has for a {}-D problem", option, tag->second, problem.ndims),
+           text);
+  }
+  if (const auto tag = tags.find("--wtag"); tag != tags.end() && tag->second != "any") {
+    bool known = false;
+    for (WeightLayout layout : {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi})
+      if (benchdnn_weight_tag(layout, problem.groups > 1, problem.ndims, problem.op) == tag->second)
+        problem.weight_layout = layout, known = true;
+    if (!known) fail(fmt::format("--wtag={} is no weight layout convcheck has for this problem", tag->second), text);
+  }
+}
+
 } // namespace
 
 SpatialAxis benchdnn_deconv_end(SpatialAxis axis) {
@@ -206,8 +229,57 @@ SpatialAxis benchdnn_deconv_end(SpatialAxis axis) {
 
 BenchdnnLine parse_benchdnn_line(const std::string &line, Op driver) {
   BenchdnnLine result;
-  const std::string text = strip_comment_and_blanks(line);
+  std::string text = strip_comment_and_blanks(line);
   if (text.empty()) return result;
+  // A whole command line, as `repro --emit benchdnn` writes it: ENV=VALUE... ./benchdnn --conv|--deconv OPTIONS...
+  // DESCRIPTOR. The driver and --dt are the line's own; the tags choose the layouts; --dir, --alg=direct and
+  // --attr-scratchpad say how oneDNN runs the problem, not which; any other option would change the problem
+  // unapplied, so the line is skipped saying so.
+  std::vector<std::string> words;
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find_first_of(" \t", at), text.size());
+    if (end > at) words.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  const auto program = std::find_if(words.begin(), words.end(), [](const std::string &word) {
+    return word == "benchdnn" || word.ends_with("/benchdnn");
+  });
+  std::optional<BenchdnnPrecision> command_precision;
+  std::map<std::string, std::string> tags;
+  if (program != words.end()) {
+    for (auto word = words.begin(); word != program; ++word)
+      if (word->find('=') == std::string::npos || word->front() == '-')
+        fail(fmt::format("'{}' before the benchdnn program is not an environment assignment", *word), text);
+    std::string descriptor;
+    for (auto word = program + 1; word != words.end(); ++word) {
+      const std::string option = word->substr(0, word->find('='));
+      if (*word == "--conv" || *word == "--deconv") {
+        driver = *word == "--conv" ? Op::conv : Op::deconv;
+      } else if (option == "--dt" || option == "--cfg") {
+        command_precision = parse_benchdnn_precision(*word);
+      } else if (option == "--stag" || option == "--wtag" || option == "--dtag") {
+        tags[option] = word->substr(option.size() + 1);
+      } else if (option == "--dir" || *word == "--alg=direct" || option == "--attr-scratchpad") {
+      } else if (word->front() == '-') {
+        result.skip_reason = fmt::format("option {} in a benchdnn command line is not applied", *word);
+        return result;
+      } else if (descriptor.empty()) {
+        descriptor = *word;
+      } else {
+        fail(fmt::format("two descriptors ('{}' and '{}') in one benchdnn command line", descriptor, *word), text);
+      }
+    }
+    if (descriptor.empty()) fail("a benchdnn command line without a descriptor", text);
+    if (command_precision && !command_precision->refusal.empty()) {
+      result.skip_reason = command_precision->refusal;
+      return result;
+    }
+    BenchdnnLine command = parse_benchdnn_line(descriptor, driver);
+    if (command.problem && command_precision && command_precision->precision)
+      command.problem->precision = *command_precision->precision;
+    if (command.problem) apply_tags(*command.problem, tags, text);
+    return command;
+  }
   if (text.find_first_of(" \t") == std::string::npos) {
     result.precision = parse_benchdnn_precision(text);
     if (result.precision) return result;
