@@ -18,12 +18,14 @@ struct Writer {
   const char *kind;
   const char *runs_what;          // "oneDNN", for the refusal
   std::vector<std::string> finds; // the strategies whose findings it reproduces
-  std::string (*write)(const CaseFile &, const std::string &);
+  std::string (*write)(const CaseFile &, const std::string &case_path, const std::string &script_dir);
 };
 
 const Writer writers[] = {
-    {"benchdnn", "oneDNN's benchdnn", {"onednn", "onednn_auto", "onednn_winograd"}, emit_benchdnn},
-    {"c", "oneDNN's C API", {"onednn"}, emit_c},
+    {"benchdnn", "oneDNN's benchdnn", {"onednn", "onednn_auto", "onednn_winograd"},
+     [](const CaseFile &c, const std::string &path, const std::string &) { return emit_benchdnn(c, path); }},
+    {"c", "oneDNN's C API", {"onednn"},
+     [](const CaseFile &c, const std::string &path, const std::string &) { return emit_c(c, path); }},
     {"pytorch", "PyTorch", {"torch", "torch_native", "pytorch_server"}, emit_pytorch},
 };
 
@@ -36,20 +38,20 @@ std::string not_the_finder_line(const std::string &finder, const std::string &ru
 }
 
 std::string emit_reproducer(const std::string &kind, const CaseFile &case_file, const std::string &case_path,
-                            bool anyway) {
+                            bool anyway, const std::string &script_dir) {
   // Every writer spells every op: benchdnn's driver per op, oneDNN's convolution or deconvolution API,
   // F.conv*d or F.conv_transpose*d, the room's server's.
   for (const Writer &writer : writers) {
     if (kind != writer.kind) continue;
     const std::string &finder = case_file.finding ? case_file.finding->strategy : std::string();
     if (finder.empty() || std::find(writer.finds.begin(), writer.finds.end(), finder) != writer.finds.end())
-      return writer.write(case_file, case_path);
+      return writer.write(case_file, case_path, script_dir);
     if (!anyway || kind == std::string("c"))
       throw InputError(fmt::format("repro --emit {}: {} is a finding of {}, which {} does not run: its reproducer "
                                    "would run another implementation and could pass over the bug{}",
                                    kind, case_path, finder, writer.runs_what,
                                    kind == std::string("c") ? "" : " (--emit-anyway writes it, saying so)"));
-    return not_the_finder_line(finder, writer.runs_what) + writer.write(case_file, case_path);
+    return not_the_finder_line(finder, writer.runs_what) + writer.write(case_file, case_path, script_dir);
   }
   for (const std::string &room : server_rooms())
     if (kind == room) return emit_server(room, case_file, case_path, anyway);

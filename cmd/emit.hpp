@@ -22,8 +22,10 @@ std::vector<std::string> server_rooms();
 /// The reproducer of `kind` for the case saved in `case_path`; throws InputError for an unknown kind, a case the
 /// kind cannot express, or a finding of a strategy the kind does not run (unless `anyway`: then its first line
 /// says it is not that finding's reproducer) (cmd/emit.cpp).
+/// `script_dir` is the directory the reproducer is written to ("" for standard output): a script that reads the case
+/// file finds it relative to itself from there, and by its absolute path otherwise.
 std::string emit_reproducer(const std::string &kind, const CaseFile &case_file, const std::string &case_path,
-                            bool anyway = false);
+                            bool anyway = false, const std::string &script_dir = "");
 
 /// The first line of a reproducer written with --emit-anyway for a finding of `finder`: it runs `runs_what`.
 std::string not_the_finder_line(const std::string &finder, const std::string &runs_what);
@@ -37,7 +39,7 @@ std::string emit_c(const CaseFile &case_file, const std::string &case_path);
 
 /// A Python script that runs the case's op through torch.nn.functional (layout, format, ISA cap of the case) on the
 /// case file's inputs, compares against float64 and exits 1 when the bug shows.
-std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path);
+std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path, const std::string &script_dir = "");
 
 /// A Python script that runs room `room`'s server code (the row of the case's finding, or the room's first row for
 /// a case without one) on the case's request and judges its answer against float64 NumPy under convcheck's bound of

@@ -8,6 +8,7 @@
 // layout has no counterpart, nor has a 1-D channels-last one (torch has no such memory format).
 
 #include <algorithm>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -115,7 +116,7 @@ int64_t terms(const Problem &problem, Direction direction) {
 
 } // namespace
 
-std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path) {
+std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path, const std::string &script_dir) {
   const Case &c = case_file.conv_case;
   const Problem &problem = c.problem;
   // torch computes a conv in its inputs' format and returns that format; bfloat16 and float16 sum in float32.
@@ -127,14 +128,21 @@ std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path
   const std::string cap = isa_cap_of(c);
   const std::string isa = onednn_isa_value(cap);
   const std::string capability = aten_capability_of(c);
+  // The case file where the script finds it wherever it is run from: beside itself, as they were when written (both
+  // may move together), or by its absolute path when the script went to standard output.
+  const std::filesystem::path absolute = std::filesystem::absolute(case_path).lexically_normal();
+  const std::string located =
+      script_dir.empty() ? absolute.string() : absolute.lexically_relative(script_dir).string();
   std::string path_literal;
-  for (char ch : case_path) path_literal += (ch == '\\' || ch == '"') ? std::string("\\") + ch : std::string(1, ch);
+  for (char ch : located) path_literal += (ch == '\\' || ch == '"') ? std::string("\\") + ch : std::string(1, ch);
   return fmt::format(
       script, fmt::arg("title", fmt::format("{}{}", format_descriptor(problem),
                                             case_file.finding ? ": " + case_file.finding->strategy + " " +
                                                                     to_string(case_file.finding->direction)
                                                               : "")),
-      fmt::arg("path", case_path), fmt::arg("path_literal", "\"" + path_literal + "\""),
+      fmt::arg("path", case_path), fmt::arg("path_literal", script_dir.empty() ? "\"" + path_literal + "\""
+                                                     : "os.path.join(os.path.dirname(os.path.abspath(__file__)), \"" +
+                                                           path_literal + "\")"),
       fmt::arg("cap", !isa.empty() ? fmt::format("os.environ[\"ONEDNN_MAX_CPU_ISA\"] = \"{}\"  # the case's ISA cap, before "
                                           "torch loads oneDNN\n",
                                           isa)

@@ -3,6 +3,7 @@
 // is not part of this build. With --live it judges only what runs now, so a fixed implementation exits 0.
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -120,7 +121,10 @@ bool report_file(const std::string &path, const CaseFile &case_file, const std::
 int emit_command(const std::string &kind, const std::vector<std::string> &files, const std::string &out,
                  int64_t max_elements, bool anyway) {
   if (files.size() != 1) throw InputError(fmt::format("repro --emit takes one case file, not {}", files.size()));
-  const std::string text = emit_reproducer(kind, read_untrusted_case_file(files[0], max_elements), files[0], anyway);
+  const std::string script_dir =
+      out.empty() ? "" : std::filesystem::absolute(out).lexically_normal().parent_path().string();
+  const std::string text =
+      emit_reproducer(kind, read_untrusted_case_file(files[0], max_elements), files[0], anyway, script_dir);
   if (out.empty()) {
     std::cout << text;
     return exit_agreed;

@@ -102,7 +102,8 @@ fi
 # the C reproducer has them), so the script does not show that bug.
 if /usr/bin/python3 -c "import torch, h5py" 2> /dev/null; then
   "$convcheck" repro "$mutant" --emit pytorch --emit-anyway --out "$work/mutant.py" || { echo "FAIL: --emit pytorch on $mutant"; status=1; }
-  /usr/bin/python3 "$work/mutant.py" > "$work/mutant.py.out" 2>&1
+  # run from elsewhere: the script finds the case file relative to itself
+  (cd / && /usr/bin/python3 "$work/mutant.py") > "$work/mutant.py.out" 2>&1
   code=$?
   cat "$work/mutant.py.out"
   [ $code -eq 0 ] && grep -q "^agreed$" "$work/mutant.py.out" || { echo "FAIL: mutant.py exited $code"; status=1; }
