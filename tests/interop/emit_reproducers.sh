@@ -140,7 +140,7 @@ if /usr/bin/python3 -c "import torch, h5py" 2> /dev/null; then
     /usr/bin/python3 - "$work/$name.py" "$deconv_case" > /dev/null <<'PY' || { echo "FAIL: $name.py's float64 results are not naive's"; status=1; }
 import h5py, numpy, sys
 script, case_path = sys.argv[1:]
-sys.argv, namespace = [script], {}
+sys.argv, namespace = [script], {"__file__": script}
 try:
     exec(compile(open(script).read(), script, "exec"), namespace)
 except SystemExit:
