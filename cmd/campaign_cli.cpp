@@ -72,21 +72,24 @@ void print_progress(const Progress &progress) {
   std::fflush(stderr);
 }
 
-// The generated source drawn inside the support of strategy `name` (one of `strategies`): core/run/focus.hpp.
+// The generated source drawn inside the support of strategy `name` (one of `strategies`; "": every problem drawn),
+// narrowed to `aim`: core/run/focus.hpp.
 std::function<Problem(uint64_t)> focused_source(const std::vector<Strategy> &strategies, const std::string &name,
-                                                uint64_t seed,
+                                                const Aim &aim, uint64_t seed,
                                                 const std::function<Problem(uint64_t, const Support *)> &generated) {
   const auto found =
       std::find_if(strategies.begin(), strategies.end(), [&](const Strategy &s) { return s.name == name; });
-  if (found == strategies.end())
+  if (!name.empty() && found == strategies.end())
     throw InputError(fmt::format("focus {} is not among the strategies run (name it with --strategies, --external, "
                                  "--external-server or --plugin)",
                                  name));
-  if (!generated) throw InputError("--focus draws generated cases only (fuzz)");
-  if (const std::string warning = rejection_warning(name, focus_rejection_rate(seed, found->supports, name));
+  if (!generated) throw InputError("--focus, --rows and --ops draw generated cases only (fuzz)");
+  const std::string whose = name.empty() ? "the aim (--rows, --ops)" : name;
+  const Support support = aimed(name.empty() ? every_drawn_problem() : found->supports, aim, whose);
+  if (const std::string warning = rejection_warning(whose, focus_rejection_rate(seed, support, whose));
       !warning.empty())
     spdlog::warn("{}", warning);
-  return [support = found->supports, generated](uint64_t index) { return generated(index, &support); };
+  return [support, generated](uint64_t index) { return generated(index, &support); };
 }
 
 } // namespace
@@ -153,7 +156,8 @@ int CampaignCli::run_and_report(const CaseSource &drawn, bool offer_outside_prec
   }
   const bool terminal = isatty(STDERR_FILENO) != 0;
   CaseSource focused = source;
-  if (!focus.empty()) focused.config_at = focused_source(strategies, focus, campaign.seed, generated);
+  if (!focus.empty() || !aim.empty())
+    focused.config_at = focused_source(strategies, focus, aim, campaign.seed, generated);
   CampaignOptions options = campaign;
   options.stop_requested = [] { return stop_signal != 0; };
   std::signal(SIGINT, request_stop);

@@ -8,6 +8,7 @@
 
 #include "cmd/run_options.hpp"
 #include "core/run/campaign.hpp"
+#include "core/run/focus.hpp"
 
 namespace convcheck {
 
@@ -21,6 +22,7 @@ struct CampaignCli {
   int64_t saved_per_failure_kind = 1;
   double min_judged_percent = default_min_judged_percent; // core/run/judged.hpp
   std::string focus; // fuzz --focus NAME: the generated source drawn inside NAME's support (core/run/focus.hpp)
+  Aim aim;           // fuzz --rows, --ops: the generated source drawn inside those rows and ops (core/run/focus.hpp)
   /// The campaign's generated source (fuzz): case index -> problem, given the support to focus on (or none).
   std::function<Problem(uint64_t case_index, const Support *focus)> generated;
   /// Which campaign and shard this run is: the subcommand sets the command, shard and case budget; run_and_report

@@ -80,7 +80,7 @@ std::string distribution_stats(uint64_t seed, int64_t cases, const std::function
 int configs_command(const std::vector<std::string> &args) {
   uint64_t seed = 1;
   int64_t cases = 100;
-  std::string focus;
+  std::string focus, rows, ops;
   RunOptions run;
   po::options_description description("convcheck configs [options]\n\nPrints configs of the fuzz distribution");
   description.add_options()("help", "show this help")
@@ -88,7 +88,9 @@ int configs_command(const std::vector<std::string> &args) {
       ("cases", po::value(&cases)->default_value(cases), "how many")
       ("stats", "print how often each corner of the config space occurs instead of the configs")
       ("focus", po::value(&focus), "NAME: the distribution fuzz --focus NAME draws: only problems inside what "
-       "strategy NAME supports (name an outside one with --external, --external-server or --plugin)");
+       "strategy NAME supports (name an outside one with --external, --external-server or --plugin)")
+      ("rows", po::value(&rows), "NAME,...: the distribution fuzz --rows draws: only these precision rows")
+      ("ops", po::value(&ops), "conv and/or deconv: the distribution fuzz --ops draws");
   add_run_options(description, run);
   const po::variables_map map = parse_arguments(args, description);
   if (map.count("help")) {
@@ -98,18 +100,24 @@ int configs_command(const std::vector<std::string> &args) {
   require_at_least("cases", cases, 1);
   std::function<Problem(uint64_t)> problem_at = [seed](uint64_t index) { return generate_problem(seed, index); };
   std::string heading;
-  if (!focus.empty()) {
-    const std::vector<Strategy> strategies = run.selected();
-    const auto found = std::find_if(strategies.begin(), strategies.end(), [&](const Strategy &s) { return s.name == focus; });
-    if (found == strategies.end())
-      throw InputError(fmt::format("focus {} is not a strategy here (name an outside one with --external, "
-                                   "--external-server or --plugin)", focus));
-    problem_at = [seed, focus, support = found->supports](uint64_t index) {
-      return focused_problem(seed, index, support, focus).problem;
-    };
-    const double rejected = focus_rejection_rate(seed, found->supports, focus, cases);
-    heading = fmt::format("focused on {}: {:.1f}% of draws rejected and drawn again\n", focus, 100 * rejected);
-    if (const std::string warning = rejection_warning(focus, rejected); !warning.empty()) spdlog::warn("{}", warning);
+  const Aim aim = parse_aim(rows, ops);
+  if (!focus.empty() || !aim.empty()) {
+    Support support = every_drawn_problem();
+    if (!focus.empty()) {
+      const std::vector<Strategy> strategies = run.selected();
+      const auto found =
+          std::find_if(strategies.begin(), strategies.end(), [&](const Strategy &s) { return s.name == focus; });
+      if (found == strategies.end())
+        throw InputError(fmt::format("focus {} is not a strategy here (name an outside one with --external, "
+                                     "--external-server or --plugin)", focus));
+      support = found->supports;
+    }
+    const std::string whose = focus.empty() ? "the aim (--rows, --ops)" : focus;
+    support = aimed(support, aim, whose);
+    problem_at = [seed, whose, support](uint64_t index) { return focused_problem(seed, index, support, whose).problem; };
+    const double rejected = focus_rejection_rate(seed, support, whose, cases);
+    heading = fmt::format("focused on {}: {:.1f}% of draws rejected and drawn again\n", whose, 100 * rejected);
+    if (const std::string warning = rejection_warning(whose, rejected); !warning.empty()) spdlog::warn("{}", warning);
   }
   if (!map.count("stats")) {
     for (int64_t i = 0; i < cases; ++i) fmt::print("{}\n", format_descriptor(problem_at(static_cast<uint64_t>(i))));

@@ -33,13 +33,17 @@ std::pair<int64_t, int64_t> parse_shard(const std::string &text) {
 int fuzz_command(const std::vector<std::string> &args) {
   CampaignCli cli;
   int64_t cases = 1000;
+  std::string rows, ops;
   std::string shard = "0/1";
   po::options_description description("convcheck fuzz [options]\n\nRandom conv configs through every strategy");
   description.add_options()("help", "show this help")
       ("cases", po::value(&cases), "number of cases (default 1000, or unlimited with --time)")
       ("shard", po::value(&shard), "I/N: run only the cases whose index is I mod N (N shards make one campaign)")
       ("focus", po::value(&cli.focus), "NAME: draw only problems inside what strategy NAME declares it supports "
-       "(a built-in, --external, --external-server or --plugin); same seed and index, same case");
+       "(a built-in, --external, --external-server or --plugin); same seed and index, same case")
+      ("rows", po::value(&rows), "NAME,...: draw only these precision rows (convcheck strategies lists them: "
+       "bf16_f32acc, f16_f32acc, ...), with or without --focus")
+      ("ops", po::value(&ops), "conv and/or deconv: draw only these ops, with or without --focus");
   cli.add_options(description);
   const po::variables_map map = parse_arguments(args, description);
   if (map.count("help")) {
@@ -47,6 +51,7 @@ int fuzz_command(const std::vector<std::string> &args) {
     return exit_agreed;
   }
   cli.finish(map);
+  cli.aim = parse_aim(rows, ops);
   if (map.count("cases")) require_at_least("cases", cases, 1);
   else if (map.count("time")) cases = std::numeric_limits<int64_t>::max();
   const auto [shard_index, shard_count] = parse_shard(shard);
@@ -63,7 +68,8 @@ int fuzz_command(const std::vector<std::string> &args) {
     cli.identity.planned_cases = std::max<int64_t>(in_shard, 0);
   }
   cli.identity.focus = cli.focus;
-  cli.generated = [seed, focus = cli.focus](uint64_t index, const Support *support) {
+  cli.generated = [seed, focus = cli.focus.empty() ? "the aim (--rows, --ops)" : cli.focus](uint64_t index,
+                                                                                          const Support *support) {
     return support ? focused_problem(seed, index, *support, focus).problem : generate_problem(seed, index);
   };
   return cli.run_and_report({std::max<int64_t>(in_shard, 0),

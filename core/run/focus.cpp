@@ -8,6 +8,7 @@
 #include "core/numerics/fill.hpp"
 #include "core/problem/generators.hpp"
 #include "core/problem/op.hpp"
+#include "core/problem/precision_table.hpp"
 
 namespace convcheck {
 
@@ -84,9 +85,81 @@ double focus_rejection_rate(uint64_t seed, const Support &support, const std::st
 
 std::string rejection_warning(const std::string &name, double rejection_rate) {
   if (rejection_rate <= 0.5) return "";
-  return fmt::format("focus {}: {:.0f}% of draws are rejected (a rank or op it does not support) and drawn again; "
-                     "each case costs that much more to draw",
+  return fmt::format("focus {}: {:.0f}% of draws are rejected (a rank, op or aimed row it does not take) and drawn "
+                     "again; each case costs that much more to draw",
                      name, 100 * rejection_rate);
+}
+
+namespace {
+
+// The comma-separated words of `text`, each parsed by `parse` (nullopt: unknown, an InputError listing `known`).
+template <class T, class Parse>
+std::vector<T> parse_names(const std::string &text, const char *option, Parse parse, const std::string &known) {
+  std::vector<T> values;
+  for (size_t start = 0; start < text.size();) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string name = text.substr(start, comma - start);
+    const std::optional<T> value = parse(name);
+    if (!value) throw InputError(fmt::format("--{} '{}' is none of {}", option, name, known));
+    if (!listed(values, *value)) values.push_back(*value);
+    start = comma + 1;
+  }
+  return values;
+}
+
+} // namespace
+
+Aim parse_aim(const std::string &rows, const std::string &ops) {
+  std::string row_names, op_names;
+  for (const PrecisionRow &row : precision_table()) row_names += (row_names.empty() ? "" : ", ") + std::string(row.name);
+  for (const OpInfo &row : op_table()) op_names += (op_names.empty() ? "" : ", ") + std::string(row.name);
+  return {parse_names<Precision>(
+              rows, "rows",
+              [](const std::string &name) -> std::optional<Precision> {
+                for (const PrecisionRow &row : precision_table())
+                  if (name == row.name) return row.precision;
+                return std::nullopt;
+              },
+              row_names),
+          parse_names<Op>(
+              ops, "ops",
+              [](const std::string &name) -> std::optional<Op> {
+                for (const OpInfo &row : op_table())
+                  if (name == row.name) return row.op;
+                return std::nullopt;
+              },
+              op_names)};
+}
+
+Support aimed(Support support, const Aim &aim, const std::string &name) {
+  if (!aim.ops.empty()) {
+    std::erase_if(support.ops, [&](Op op) { return !listed(aim.ops, op); });
+    if (support.ops.empty()) throw InputError(fmt::format("--ops: {} takes none of them", name));
+  }
+  if (!aim.rows.empty()) {
+    std::vector<DType> dtypes;
+    std::vector<Precision> precisions;
+    for (const Precision &row : aim.rows) {
+      if (!support.takes(row)) continue;
+      const std::optional<DType> single = row.single();
+      if (single) dtypes.push_back(*single);
+      else precisions.push_back(row);
+    }
+    if (dtypes.empty() && precisions.empty()) throw InputError(fmt::format("--rows: {} takes none of them", name));
+    support.dtypes = std::move(dtypes), support.precisions = std::move(precisions), support.mixed_formats = false;
+  }
+  return support;
+}
+
+Support every_drawn_problem() {
+  Support support{.ranks = {1, 2, 3}, .mixed_formats = true, .data_layouts = {DataLayout::ncx, DataLayout::nxc},
+                  .weight_layouts = {WeightLayout::oix, WeightLayout::xio, WeightLayout::oxi}, .crops = true};
+  for (const OpInfo &row : op_table()) support.ops.push_back(row.op);
+  for (const PrecisionRow &row : precision_table()) {
+    if (const std::optional<DType> single = row.precision.single()) support.dtypes.push_back(*single);
+    else support.precisions.push_back(row.precision);
+  }
+  return support;
 }
 
 } // namespace convcheck

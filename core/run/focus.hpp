@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/problem/problem.hpp"
 #include "core/run/strategy.hpp"
@@ -37,5 +38,26 @@ double focus_rejection_rate(uint64_t seed, const Support &support, const std::st
 
 /// A one-line warning when more than half the draws are rejected, or "".
 std::string rejection_warning(const std::string &name, double rejection_rate);
+
+/// A campaign aimed (`--rows`, `--ops`) at some precision rows, by their names in core/problem/precision_table.hpp
+/// ("bf16_f32acc"), and some ops: a bf16 kernel's campaign drawn in bf16 only, where its server must also list
+/// float32 (what bf16 rows sum in) and would otherwise get mostly float32 problems. Drawn as a focus is: rows and ops
+/// outside the aim are drawn again.
+struct Aim {
+  std::vector<Precision> rows; ///< empty: every row
+  std::vector<Op> ops;         ///< empty: every op
+  bool empty() const { return rows.empty() && ops.empty(); }
+};
+
+/// The aim of `rows` and `ops`, comma-separated names (either may be ""); throws InputError naming an unknown name
+/// and the known ones.
+Aim parse_aim(const std::string &rows, const std::string &ops);
+
+/// `support` narrowed to `aim`: its ops among the aim's, its formats exactly the aim's rows it takes. Throws
+/// InputError when it takes none of the rows or none of the ops (`name` says whose support).
+Support aimed(Support support, const Aim &aim, const std::string &name);
+
+/// A support that takes every problem the generator draws: what an aim narrows without --focus.
+Support every_drawn_problem();
 
 } // namespace convcheck

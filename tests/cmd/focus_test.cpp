@@ -94,3 +94,28 @@ TEST_F(Focus, ASupportNothingFitsIsAnError) {
 }
 
 } // namespace
+
+namespace {
+
+// --rows and --ops aim a campaign (issue 38): only those precision rows and ops are drawn, with or without --focus;
+// an unknown name is an error listing the known ones.
+TEST(Aim, DrawsOnlyTheRowsAndOpsNamed) {
+  const convcheck::testing::Invocation rows =
+      convcheck::testing::run_convcheck("configs --seed 3 --cases 60 --rows bf16_f32acc,f16_to_f32 --ops deconv");
+  ASSERT_EQ(rows.status, 0) << rows.output;
+  int lines = 0;
+  for (size_t at = 0, end; (end = rows.output.find('\n', at)) != std::string::npos; at = end + 1) {
+    const std::string line = rows.output.substr(at, end - at);
+    if (line.find("warning") != std::string::npos) continue;
+    ++lines;
+    EXPECT_NE(line.find("_deconv"), std::string::npos) << line;
+    EXPECT_TRUE(line.ends_with("_bf16:bf16:bf16:f32") || line.ends_with("_f16:f16:f32:f32")) << line;
+  }
+  EXPECT_EQ(lines, 60);
+  const convcheck::testing::Invocation unknown = convcheck::testing::run_convcheck("fuzz --cases 5 --rows bf16");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.output.find("convcheck: error: --rows 'bf16' is none of "), std::string::npos) << unknown.output;
+  EXPECT_NE(unknown.output.find("bf16_f32acc"), std::string::npos) << unknown.output;
+}
+
+} // namespace
