@@ -210,17 +210,19 @@ std::string neighbour_rows(const std::vector<NeighbourRow> &rows) {
   return html + "</tbody></table></details></dd>\n";
 }
 
-std::string finding_card(const ReportedFailure &reported) {
+std::string finding_card(const ReportedFailure &reported, FillMode fill) {
   const Failure &failure = reported.failure;
   const SavedFinding &saved = *reported.saved;
   return fmt::format(
-      "<article class=\"finding\"><h3><span class=\"what\">{} &middot; {}{}</span><span class=\"where\">case {}</span>"
+      "<article class=\"finding\"><h3><span class=\"what\">{} &middot; {}{}</span><span class=\"where\">case {}, "
+      "{} fill</span>"
       "</h3>\n<dl class=\"facts\"><dt>shrunk to</dt><dd><code class=\"shrunk\">{}</code></dd>\n"
       "<dt>problem</dt><dd><pre>{}</pre></dd>\n<dt>repro</dt><dd><pre class=\"repro\">convcheck repro {}</pre></dd>\n"
       "<dt>found on</dt><dd><code>{}</code> <span class=\"n-skip\">(shrunk in {} steps, {:.1f} s)</span></dd>\n{}"
       "</dl></article>\n",
       markup_escape(failure.strategy), to_string(failure.direction),
       failure.kind == FailureKind::mismatch ? "" : " &middot; " + to_string(failure.kind), failure.case_index,
+      to_string(fill),
       markup_escape(format_descriptor(saved.shrunk)), markup_escape(saved.problem), markup_escape(saved.path),
       markup_escape(format_descriptor(failure.config)), saved.shrink_steps, saved.shrink_s,
       neighbour_rows(saved.neighbours));
@@ -233,7 +235,7 @@ std::string findings(const CampaignReport &report) {
   std::string rows;
   for (const ReportedFailure &reported : report.failures) {
     if (reported.saved) {
-      if (cards++ < max_finding_cards) html += finding_card(reported);
+      if (cards++ < max_finding_cards) html += finding_card(reported, fill_of(report, reported.failure));
       continue;
     }
     if (unsaved++ < max_unsaved_rows)

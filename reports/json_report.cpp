@@ -69,6 +69,7 @@ std::string json_report(const CampaignReport &report) {
                             {"config", format_descriptor(failure.config)},
                             {"problem", failure.problem},
                             {"kind", to_string(failure.kind)},
+                            {"fill", to_string(fill_of(report, failure))},
                             {"repro", nullptr}};
     if (reported.saved) {
       entry["repro"] = reported.saved->path;

@@ -55,10 +55,10 @@ std::string text_summary(const CampaignReport &report) {
     const SavedFinding &saved = *reported.saved;
     const std::string kind =
         reported.failure.kind == FailureKind::mismatch ? "" : fmt::format(" ({})", to_string(reported.failure.kind));
-    text += fmt::format("FAILED {} {}{} case {}: {}\n  config {} shrunk to {} in {} steps\n"
+    text += fmt::format("FAILED {} {}{} case {} ({} fill): {}\n  config {} shrunk to {} in {} steps\n"
                         "  repro: convcheck repro {}\n",
                         reported.failure.strategy, to_string(reported.failure.direction), kind,
-                        reported.failure.case_index,
+                        reported.failure.case_index, to_string(fill_of(report, reported.failure)),
                         saved.problem, format_descriptor(reported.failure.config), format_descriptor(saved.shrunk),
                         saved.shrink_steps, saved.path);
   }

@@ -101,6 +101,11 @@ struct Progress {
 CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy> &strategies,
                             const CampaignOptions &options, const std::function<void(const Progress &)> &progress = {});
 
+/// The fill a failure's case was made in: the campaign's, or under --fill mixed the one its index drew.
+inline FillMode fill_of(const CampaignReport &report, const Failure &failure) {
+  return resolve_fill_mode(report.fill, report.seed, failure.case_index);
+}
+
 /// judged_shortfalls (core/run/judged.hpp) of a whole report.
 inline std::vector<JudgedShortfall> judged_shortfalls(const CampaignReport &report) {
   return judged_shortfalls(report.judged_rule, report.tallies, report.cases);

@@ -140,7 +140,7 @@ TEST(External, ExternalOpsDecideWhetherACommandIsOfferedDeconvs) {
       R"x(sys.exit(3 if op in (\"deconv\", b\"deconv\") else 0)"' --external-case-format 2 --external-ops )x";
   const auto offered = run(reads_op + "conv,deconv");
   EXPECT_EQ(offered.status, 1) << offered.output;
-  EXPECT_NE(offered.output.find("FAILED ext output case 0: the command failed: exit 3"), std::string::npos)
+  EXPECT_NE(offered.output.find("FAILED ext output case 0 (exact fill): the command failed: exit 3"), std::string::npos)
       << offered.output;
   const auto unknown = run("--external 'ext=true' --external-case-format 2 --external-ops conv,dconv");
   EXPECT_EQ(unknown.status, 2);
