@@ -34,7 +34,7 @@ void scan(const G *got_values, const E *want_values, const Tensor &expected, con
   const double *allowed_values = bound.data();
   // Locals, not diff's members: stores through `diff` could alias the arrays and pin every update to memory.
   int64_t zeros = 0, mismatches = 0;
-  double max_error = 0, max_ratio = 0, bound_at_max_ratio = 0;
+  double max_error = 0, max_ratio = 0, bound_at_max_ratio = 0, error_at_max_ratio = 0;
   for (int64_t i = 0, count = expected.size(); i < count; ++i) {
     const double want = static_cast<double>(want_values[i]), have = static_cast<double>(got_values[i]);
     const double allowed = allowed_values[i], error = std::abs(have - want);
@@ -56,12 +56,14 @@ void scan(const G *got_values, const E *want_values, const Tensor &expected, con
     if (ratio > max_ratio || (i == 0 && !std::isnan(ratio))) {
       max_ratio = ratio;
       bound_at_max_ratio = allowed;
+      error_at_max_ratio = error;
     }
   }
   diff.mismatches = mismatches;
   diff.max_error = max_error;
   diff.max_ratio = max_ratio;
   diff.bound_at_max_ratio = bound_at_max_ratio;
+  diff.error_at_max_ratio = error_at_max_ratio;
   diff.zero_fraction = expected.size() ? static_cast<double>(zeros) / static_cast<double>(expected.size()) : 0.0;
 }
 
@@ -112,6 +114,8 @@ bool scan_within_bound(const G *got_values, const E *want_values, const Tensor &
   diff.max_error = max_error;
   diff.max_ratio = max_ratio;
   diff.bound_at_max_ratio = count > 0 ? allowed_values[first_max] : 0.0;
+  diff.error_at_max_ratio =
+      count > 0 ? std::abs(static_cast<double>(got_values[first_max]) - static_cast<double>(want_values[first_max])) : 0.0;
   diff.zero_fraction = count > 0 ? zeros / static_cast<double>(count) : 0.0;
   return true;
 }

@@ -23,6 +23,7 @@ struct Diff {
   double max_error = 0;           // max |got - expected|
   double max_ratio = 0;           // max |got - expected| / bound (inf where the bound is 0 and the error is not)
   double bound_at_max_ratio = 0;  // the bound of the element with the largest ratio
+  double error_at_max_ratio = 0;  // and its error: what `repro` shows beside that bound
   double zero_fraction = 0;       // fraction of exact zeros in the reference
   bool weak() const { return ok && zero_fraction > weak_zero_fraction; }
 };

@@ -33,7 +33,8 @@ Diff compare_signals(const Tensor &got, const Tensor &expected, int64_t signal_s
                          : norm == 0 ? 0.0
                          : allowed > 0 ? norm / allowed
                                        : std::numeric_limits<double>::infinity();
-    if (ratio > diff.max_ratio || first_max) diff.max_ratio = ratio, diff.bound_at_max_ratio = allowed;
+    if (ratio > diff.max_ratio || first_max)
+      diff.max_ratio = ratio, diff.bound_at_max_ratio = allowed, diff.error_at_max_ratio = norm;
     first_max = false;
     if (!(ratio <= 1.0) && diff.mismatches++ == 0) {
       diff.first_mismatch = worst_at;

@@ -97,6 +97,7 @@ void put(WireWriter &out, const Outcome &o) {
   out.put(o.diff.max_error);
   out.put(o.diff.max_ratio);
   out.put(o.diff.bound_at_max_ratio);
+  out.put(o.diff.error_at_max_ratio);
   out.put(o.diff.zero_fraction);
   out.put(o.implementation);
   out.put(o.seconds);
@@ -118,6 +119,7 @@ Outcome get_outcome(WireReader &in) {
   o.diff.max_error = in.get<double>();
   o.diff.max_ratio = in.get<double>();
   o.diff.bound_at_max_ratio = in.get<double>();
+  o.diff.error_at_max_ratio = in.get<double>();
   o.diff.zero_fraction = in.get<double>();
   o.implementation = in.get_string();
   o.seconds = in.get<double>();

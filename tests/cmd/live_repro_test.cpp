@@ -45,6 +45,9 @@ TEST_F(LiveRepro, AFixedServerExitsZeroAndTheBuggyOneOne) {
   const std::string fixed = " --external-server 'mine=" + faulty_server + " none 1'";
   const Invocation recorded = run_convcheck("repro " + saved + fixed);
   EXPECT_EQ(recorded.status, 1) << recorded.output; // the buggy results the file recorded still fail
+  EXPECT_TRUE(recorded.output.ends_with("live: passed; recorded result still fails (--live judges only what runs "
+                                        "now)\n"))
+      << recorded.output;
   const Invocation live = run_convcheck("repro --live " + saved + fixed);
   EXPECT_EQ(live.status, 0) << live.output;
   EXPECT_NE(live.output.find("  mine (faulty none) "), std::string::npos) << live.output;

@@ -28,6 +28,7 @@ Diff obvious_compare(const Tensor &got, const Tensor &expected, const std::vecto
     if (ratio > diff.max_ratio || (i == 0 && !std::isnan(ratio))) {
       diff.max_ratio = ratio;
       diff.bound_at_max_ratio = allowed;
+      diff.error_at_max_ratio = error;
     }
   }
   diff.zero_fraction = static_cast<double>(zeros) / static_cast<double>(expected.size());
@@ -68,6 +69,8 @@ RC_GTEST_PROP(Diff, SkippingDivisionsChangesNothing, ()) {
   RC_ASSERT(fast.max_error == slow.max_error);
   RC_ASSERT(fast.max_ratio == slow.max_ratio);
   RC_ASSERT(fast.bound_at_max_ratio == slow.bound_at_max_ratio);
+  RC_ASSERT(fast.error_at_max_ratio == slow.error_at_max_ratio || (std::isnan(fast.error_at_max_ratio) &&
+                                                                   std::isnan(slow.error_at_max_ratio)));
   RC_ASSERT(fast.zero_fraction == slow.zero_fraction);
 }
 
@@ -92,6 +95,8 @@ RC_GTEST_PROP(Diff, ResultsWithinTheBoundGetTheSameStatistics, ()) {
   RC_ASSERT(fast.max_error == slow.max_error);
   RC_ASSERT(fast.max_ratio == slow.max_ratio);
   RC_ASSERT(fast.bound_at_max_ratio == slow.bound_at_max_ratio);
+  RC_ASSERT(fast.error_at_max_ratio == slow.error_at_max_ratio);
+  RC_ASSERT(fast.error_at_max_ratio <= fast.bound_at_max_ratio); // what repro shows of a pass: error within bound
   RC_ASSERT(fast.zero_fraction == slow.zero_fraction);
 }
 
