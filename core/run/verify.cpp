@@ -117,6 +117,11 @@ Outcome outcome_of(const Strategy &strategy, const Case &conv_case, const Refere
                     : !run.error.empty() ? Outcome{strategy.name, direction, Verdict::failed, run.error, {}, {}}
                                          : judge(strategy.name, direction, run.result, reference[direction], conv_case,
                                                  run.algorithm.value_or(strategy.algorithm));
+  // An outside implementation's value judged under the direct bound says so: a fast algorithm that did not declare
+  // its class (docs/external.md, "Fast algorithms") fails there, and its finding must say why.
+  if (strategy.outside && outcome.verdict == Verdict::failed && run.error.empty() && outcome.judged_under.empty() &&
+      outcome.diff.first_mismatch >= 0)
+    outcome.detail += " (judged under the direct bound: a fast algorithm declares its class, docs/external.md)";
   // Only a finding records which implementation ran; asking costs time on the hot path, and may itself fail.
   if (strategy.implementation && outcome.verdict == Verdict::failed) {
     try {
