@@ -1,10 +1,13 @@
 // IREE's known bugs: the rows that hold a direction of its strategies back (core/run/known_bug.hpp). Its strategies
 // are outside servers, so verification asks the table before the server is sent the case (core/run/verify.cpp), and
 // each row decides from the problem alone. The version compared is iree-base-compiler's (the adapter's version probe:
-// "iree 3.13.0"; asked once per process, and only when a row is reached). All four are compile failures (iree-compile
-// refuses the module), not wrong numbers: docs/findings.md. What IREE refuses by design (a transposed conv's
-// aten.convolution_backward) is no row: the server answers it skipped in the lowering's words (docs/external.md).
+// "iree 3.13.0"; asked once per process, and only when a row is reached). Four are compile failures (iree-compile
+// refuses the module), one a wrong value (iree-transposed-crop-output-padding): docs/findings.md. What IREE refuses by
+// design (a transposed conv's aten.convolution_backward) is no row: the server answers it skipped in the lowering's
+// words (docs/external.md).
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "core/run/known_bug.hpp"
@@ -99,6 +102,40 @@ const KnownBugRegistration iree_bugs{{
                           "inferred input/output operand #1 has shape's dimension #0 to be 4, but found 3\"",
                 .upstream = "not reported upstream yet (draft: docs/findings.md)",
                 .docs = "docs/findings.md#iree-a-conv-with-one-output-position-and-unused-input-does-not-compile",
+                .why_no_case = why_no_case,
+            },
+            {
+                .id = "iree-transposed-crop-output-padding",
+                .versions = {"3.13", ""},
+                // not iree_winograd: it takes stride 1 and dilation 1 only, where output_padding is 0
+                .strategies = {"iree", "iree_im2col"},
+                .directions = {Direction::output},
+                .reached =
+                    [](const Case &c, Direction, const Ran &) {
+                      const Problem &p = c.problem;
+                      if (p.op != Op::deconv) return false;
+                      for (const SpatialAxis &axis : p.axes) { // unit axes: padding 0, output_padding 0
+                        // the padding the server gives aten.convolution: what both ends share (iree_server.py)
+                        const int64_t shared = std::min(std::max<int64_t>(axis.pad_begin, 0),
+                                                        std::max<int64_t>(axis.pad_end, 0));
+                        const int64_t effective = axis.dilation * (axis.kernel - 1) - shared;
+                        if (effective >= 0) continue;
+                        // the op's last min(-effective, output_padding + effective) positions are read past its
+                        // input; the module then crops the rest of the end padding, which may take them all off
+                        const int64_t read_past = std::min(-effective, effective + axis.output_padding);
+                        if (read_past > axis.pad_end - shared) return true;
+                      }
+                      return false;
+                    },
+                .reason = "aten.convolution lowering (torch-mlir's TorchToLinalg in IREE, "
+                          "createTransposedInputPadding): a transposed conv whose padding passes dilation * (kernel - "
+                          "1) by less than its output_padding crops the un-strided input with a tensor.extract_slice "
+                          "that runs past its end (cast to a dynamic shape, so no verifier sees it): the output's last "
+                          "positions are read out of bounds (another channel's input, or what lies past the buffer) "
+                          "instead of being zeros",
+                .upstream = "not reported upstream yet (draft: docs/findings.md); the same lowering in upstream "
+                            "torch-mlir is refused at bufferization (row torch-mlir-transposed-crop-output-padding)",
+                .docs = "docs/findings.md#iree-a-transposed-conv-cropped-and-output-padded-reads-past-its-input",
                 .why_no_case = why_no_case,
             },
         },
