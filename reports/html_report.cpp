@@ -173,7 +173,8 @@ std::string matrix(const CampaignReport &report) {
                      legend({{"#2e9d4f", "passed"},
                              {"#e0a020", "weak (reference mostly zeros)"},
                              {"#d64545", "failed"},
-                             {"#9aa0a6", "skipped (unsupported)"}}) +
+                             {"#9aa0a6", "skipped (unsupported, or left out by the cost plan: the skip table says which)"},
+                             {"#7c6bb0", "held back (a known library bug)"}}) +
                      "<table class=\"matrix\"><colgroup><col class=\"name\"><col><col><col></colgroup>"
                      "<thead><tr><th>strategy</th>";
   const std::vector<Direction> columns = report.directions();
