@@ -7,6 +7,7 @@
 #include "reports/html_pictures.hpp"
 #include "reports/html_skips.hpp"
 #include "reports/markup.hpp"
+#include "reports/text_summary.hpp"
 
 namespace convcheck {
 
@@ -144,7 +145,7 @@ std::string summary(const CampaignReport &report) {
   const double rate = report.elapsed_s > 0 ? static_cast<double>(report.cases) / report.elapsed_s : 0.0;
   return "<div class=\"cards\" id=\"summary\">" + card("seed", std::to_string(report.seed)) +
          card("cases", std::to_string(report.cases)) + card("elapsed", duration(report.elapsed_s)) +
-         card("cases / s", fmt::format("{:.3g}", rate)) + card("fill", to_string(report.fill)) +
+         card("cases / s", format_rate(rate)) + card("fill", to_string(report.fill)) +
          card("strategies", std::to_string(report.tallies.size())) +
          card("interrupted", report.interrupted ? "yes" : "no", report.interrupted) + "</div>\n";
 }

@@ -7,12 +7,15 @@
 
 namespace convcheck {
 
+std::string format_rate(double per_second) {
+  return per_second >= 10 ? fmt::format("{:.0f}", per_second) : fmt::format("{:.3g}", per_second);
+}
+
 std::string text_summary(const CampaignReport &report) {
-  // Three significant digits: a compiling stack's campaign runs at 0.36 cases/s, which "0 cases/s" would hide.
-  std::string text = fmt::format("{} cases in {:.1f} s ({:.3g} cases/s), seed {}, fill {}, peak RSS {} MiB ({} MiB "
+  std::string text = fmt::format("{} cases in {:.1f} s ({} cases/s), seed {}, fill {}, peak RSS {} MiB ({} MiB "
                                  "per worker)\n",
                                  report.cases, report.elapsed_s,
-                                 report.elapsed_s > 0 ? report.cases / report.elapsed_s : 0.0, report.seed,
+                                 format_rate(report.elapsed_s > 0 ? report.cases / report.elapsed_s : 0.0), report.seed,
                                  to_string(report.fill), report.peak_rss_kib / 1024, report.worker_peak_rss_kib / 1024);
   text += fmt::format("{:<28} {:<12} {:>8} {:>8} {:>8} {:>8} {:>9}\n", "strategy", "direction", "passed", "weak",
                       "failed", "skipped", "held_back");

@@ -11,4 +11,8 @@ namespace convcheck {
 /// Multi-line text ending in a newline.
 std::string text_summary(const CampaignReport &report);
 
+/// A rate for people: whole numbers from 10 up ("3580"), three significant digits below ("0.168"), where a compiling
+/// stack's one-hour campaign would read "0".
+std::string format_rate(double per_second);
+
 } // namespace convcheck
