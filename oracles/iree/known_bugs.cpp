@@ -12,6 +12,7 @@
 
 #include "core/run/known_bug.hpp"
 #include "oracles/outside/adapter.hpp"
+#include "oracles/torch_mlir/transposed_padding.hpp"
 
 namespace convcheck {
 
@@ -115,15 +116,12 @@ const KnownBugRegistration iree_bugs{{
                       const Problem &p = c.problem;
                       if (p.op != Op::deconv) return false;
                       for (const SpatialAxis &axis : p.axes) { // unit axes: padding 0, output_padding 0
-                        // the padding the server gives aten.convolution: what both ends share (iree_server.py)
-                        const int64_t shared = std::min(std::max<int64_t>(axis.pad_begin, 0),
-                                                        std::max<int64_t>(axis.pad_end, 0));
-                        const int64_t effective = axis.dilation * (axis.kernel - 1) - shared;
+                        const int64_t effective = transposed_input_padding(axis);
                         if (effective >= 0) continue;
                         // the op's last min(-effective, output_padding + effective) positions are read past its
                         // input; the module then crops the rest of the end padding, which may take them all off
                         const int64_t read_past = std::min(-effective, effective + axis.output_padding);
-                        if (read_past > axis.pad_end - shared) return true;
+                        if (read_past > axis.pad_end - shared_padding(axis)) return true;
                       }
                       return false;
                     },

@@ -9,6 +9,7 @@
 
 #include "core/run/known_bug.hpp"
 #include "oracles/outside/adapter.hpp"
+#include "oracles/torch_mlir/transposed_padding.hpp"
 
 namespace convcheck {
 
@@ -78,11 +79,8 @@ const KnownBugRegistration torch_mlir_bugs{{
                     [](const Case &c, Direction, const Ran &) {
                       const Problem &p = c.problem;
                       if (p.op != Op::deconv) return false;
-                      // the padding the server gives aten.convolution: what both ends share (torch_mlir_server.py)
                       for (const SpatialAxis &axis : p.axes) { // unit axes: padding 0, output_padding 0
-                        const int64_t shared = std::min(std::max<int64_t>(axis.pad_begin, 0),
-                                                        std::max<int64_t>(axis.pad_end, 0));
-                        const int64_t effective = axis.dilation * (axis.kernel - 1) - shared;
+                        const int64_t effective = transposed_input_padding(axis);
                         if (effective < 0 && effective + axis.output_padding > 0) return true;
                       }
                       return false;

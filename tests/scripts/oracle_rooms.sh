@@ -17,6 +17,7 @@ allowed=(
   "torch -> onednn/bf16_bugs.hpp"  # (the same)
   "torch -> onednn/isa_server.hpp" # the oneDNN under ATen runs at this process's ISA cap
   "torch -> onednn/isa_caps.hpp"   # (the same: the case's cap, which torch's server pairs with ATen's capability)
+  "iree -> torch_mlir/transposed_padding.hpp" # IREE runs its own copy of torch-mlir's transposed-conv lowering
 )
 
 crossing_allowed() { # FROM FILE
