@@ -11,6 +11,7 @@
 #include "cmd/run_options.hpp"
 #include "core/run/case_workers.hpp"
 #include "core/run/corpus.hpp"
+#include "core/run/declaration.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 
@@ -44,6 +45,9 @@ int corpus_run(const std::vector<std::string> &paths, const RunOptions &run) {
                  format_descriptor(case_file.conv_case.problem));
       for (const std::string &problem : verdict.problems) fmt::print("  {}\n", problem);
       if (skip) fmt::print("  {}\n", verdict.skipped);
+      if (case_file.finding)
+        if (const std::string note = declaration_note(*case_file.finding, real); !note.empty())
+          fmt::print("  {}\n", note);
       failed += !verdict.ok;
       skipped += skip;
     }

@@ -62,7 +62,7 @@ std::string emit_kinds() {
   std::string kinds;
   for (const Writer &writer : writers) kinds += (kinds.empty() ? "" : ", ") + std::string(writer.kind);
   for (const std::string &room : server_rooms()) kinds += ", " + room;
-  return kinds;
+  return kinds + ", external";
 }
 
 } // namespace convcheck

@@ -3,7 +3,7 @@
 // its maintainers: `benchdnn` (oneDNN's harness, cmd/emit_benchdnn.cpp) and `c` (a program against oneDNN's C API
 // for an `onednn` finding, cmd/emit_c.cpp) and `pytorch` (a torch.nn.functional script, cmd/emit_pytorch.cpp), and
 // the name of every room whose rows are servers (`jax`, `tvm`, ...: the room's own server code on the case, judged
-// against NumPy, cmd/emit_server.cpp). Each writes text that needs nothing of convcheck. A deconv is written as the
+// against NumPy, cmd/emit_server.cpp), and `external` (the user's own command or server, cmd/emit_external.cpp). Each writes text that needs nothing of convcheck. A deconv is written as the
 // library's own deconv: oneDNN's deconvolution primitives, F.conv_transpose*d, the room's server's.
 
 #include <string>
@@ -46,5 +46,13 @@ std::string emit_pytorch(const CaseFile &case_file, const std::string &case_path
 /// the case; exit 1 when the bug shows. Throws InputError for a finding of a strategy that is not the room's.
 std::string emit_server(const std::string &room, const CaseFile &case_file, const std::string &case_path,
                         bool anyway = false);
+
+/// A Python script that runs the user's own implementation, a per-case command (`externals`, NAME=COMMAND as
+/// --external takes them) or a server (`servers`, as --external-server), the one of the case's finding, on the case
+/// and judges its answer against float64 NumPy under convcheck's bound of the case; exit 1 when the bug shows.
+/// Throws InputError when none is named, or none is the finding's (unless `anyway`) (cmd/emit_external.cpp).
+std::string emit_external(const CaseFile &case_file, const std::string &case_path,
+                          const std::vector<std::string> &externals, const std::vector<std::string> &servers,
+                          bool anyway = false);
 
 } // namespace convcheck

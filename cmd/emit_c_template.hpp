@@ -145,14 +145,23 @@ int main(void) {
           }
   // The bound (convcheck's core/numerics/tolerance.hpp): 2 * (gamma(k+1, 2^-24) + gamma(k+1, 2^-53)) * sum|a*b|.
   const double u = ldexp(1, -24), v = ldexp(1, -53), gamma = (terms + 1) * u / (1 - (terms + 1) * u) + (terms + 1) * v;
-  double worst = 0; long worst_at = -1;
+  // The element furthest over its bound; a value that is not a number (NaN, or an infinity where the definition is
+  // finite) is the furthest of all.
+  double worst = 0, worst_bound = 0; long worst_at = -1, over = 0;
   for (long i = 0; i < result_size; ++i) {
     const double error = fabs(got[i] - sum[i]), bound = 2 * gamma * magnitude[i] + 1e-37;
-    if (!(error <= bound) && (worst_at < 0 || error / bound > worst)) worst = error / bound, worst_at = i;
+    if (error <= bound) continue;
+    const double ratio = isfinite(error) ? error / bound : INFINITY;
+    ++over;
+    if (worst_at < 0 || ratio > worst) worst = ratio, worst_bound = bound, worst_at = i;
   }
-  if (worst_at >= 0)
-    printf("@DIRECTION@ element %ld: expected %.9g, got %.9g (error %.3g, over the bound %.3g times)\n", worst_at,
-           sum[worst_at], got[worst_at], fabs(got[worst_at] - sum[worst_at]), worst);
+  if (worst_at >= 0 && isfinite(worst))
+    printf("@DIRECTION@: %ld of %ld elements over the bound; the worst, element %ld: expected %.9g, got %.9g (error "
+           "%.3g, %.3g times its bound %.3g)\n", over, result_size, worst_at, sum[worst_at], got[worst_at],
+           fabs(got[worst_at] - sum[worst_at]), worst, worst_bound);
+  else if (worst_at >= 0)
+    printf("@DIRECTION@: %ld of %ld elements over the bound; element %ld: expected %.9g, got %.9g, not a finite "
+           "number\n", over, result_size, worst_at, sum[worst_at], got[worst_at]);
   const int bug = past != 0 || worst_at >= 0;
   printf("%s\n", bug ? "the bug shows" : "agreed");
   return bug;

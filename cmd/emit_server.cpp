@@ -3,21 +3,19 @@
 // environment, and judges the answer against a float64 NumPy reference under convcheck's bound of the case. The
 // script carries everything it needs: the request (the problem and the inputs, base64), the bound of each direction
 // (computed here, under the algorithm class the finding was judged under), and the text of the room's Python files
-// and of oracles/outside/python/ convcheck_server.py, numpy_server.py, numpy_reference.py, then the driver
-// oracles/outside/python/reproducer.py. A maintainer needs the stack, NumPy and the one file.
+// and of oracles/outside/python/ convcheck_server.py, numpy_server.py, numpy_reference.py, reproducer_judge.py,
+// then the driver oracles/outside/python/reproducer.py (cmd/emit_python.hpp writes the shared parts). A maintainer
+// needs the stack, NumPy and the one file.
 
 #include <algorithm>
-#include <bit>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "cmd/emit.hpp"
+#include "cmd/emit_python.hpp"
 #include "core/input_error.hpp"
-#include "core/numerics/algorithm_bound.hpp"
-#include "core/numerics/reference.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/problem/direction.hpp"
 #include "oracles/outside/adapter.hpp"
@@ -25,48 +23,6 @@
 
 namespace convcheck {
 namespace {
-
-const char *helper_modules[] = {"convcheck_server", "numpy_server", "numpy_reference"};
-
-std::string base64(const std::string &bytes) {
-  static const char *digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string text;
-  text.reserve((bytes.size() + 2) / 3 * 4);
-  for (size_t at = 0; at < bytes.size(); at += 3) {
-    const size_t left = std::min<size_t>(3, bytes.size() - at);
-    uint32_t triple = 0;
-    for (size_t k = 0; k < 3; ++k)
-      triple = triple << 8 | (k < left ? static_cast<unsigned char>(bytes[at + k]) : 0u);
-    for (size_t k = 0; k < 4; ++k) text += k <= left ? digits[triple >> (18 - 6 * k) & 63] : '=';
-  }
-  return text;
-}
-
-std::string doubles_base64(const std::vector<double> &values) {
-  static_assert(std::endian::native == std::endian::little, "the script reads little-endian float64");
-  return base64(std::string(reinterpret_cast<const char *>(values.data()), values.size() * sizeof(double)));
-}
-
-/// A Python string literal of `text`: JSON's escapes are Python's.
-std::string python_string(const std::string &text) {
-  std::string literal = "\"";
-  for (char ch : text) {
-    if (ch == '"' || ch == '\\') literal += '\\';
-    if (ch == '\n') literal += "\\n";
-    else literal += ch;
-  }
-  return literal + "\"";
-}
-
-std::string read_source(const std::filesystem::path &path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) throw InputError(fmt::format("repro --emit: cannot read {}", path.string()));
-  if (text.str().find("'''") != std::string::npos)
-    throw InputError(fmt::format("repro --emit: {} holds ''' and cannot be inlined", path.string()));
-  return text.str();
-}
 
 /// The room's rows: the adapters whose script lives in oracles/ROOM/.
 std::vector<const Adapter *> room_rows(const std::string &room) {
@@ -126,40 +82,20 @@ std::string emit_server(const std::string &room, const CaseFile &case_file, cons
   const Case &c = case_file.conv_case;
   // Every direction, as a campaign asks them in one request: a server may build them together (a compiled module
   // of the forward pass and its gradients), and a finding of one direction can be an error of the whole request.
-  std::vector<Direction> asked;
-  for (const DirectionInfo &each : directions(c.problem.op)) asked.push_back(each.direction);
+  const std::vector<Direction> asked = every_direction(c);
 
   // The bound of each direction, under the class the finding's result was judged under (direct without one).
-  std::string bounds;
-  for (Direction direction : asked) {
-    const DirectionReference reference = compute_reference(c, direction);
-    std::string algorithm_text;
-    if (auto found = case_file.algorithms.find(row.name); found != case_file.algorithms.end())
-      if (auto of = found->second.find(direction); of != found->second.end()) algorithm_text = of->second;
-    const AlgorithmBound bound =
-        algorithm_bound(c, direction, algorithm_text.empty() ? Algorithm{} : parse_algorithm(algorithm_text), reference);
-    if (!bound.unjudgeable.empty()) {
-      bounds += fmt::format("    \"{}\": {{\"unjudgeable\": {}}},\n", to_string(direction), python_string(bound.unjudgeable));
-      continue;
-    }
-    bounds += fmt::format("    \"{}\": {{\"algorithm\": {}, \"judged_under\": {}, \"signal_size\": {},\n"
-                          "      \"values\": \"{}\"}},\n",
-                          to_string(direction), python_string(algorithm_text.empty() ? "direct" : algorithm_text),
-                          python_string(bound.judged_under), bound.signal_size,
-                          doubles_base64(bound.signal_size ? bound.signal : bound.element));
-  }
+  const std::string bounds = bounds_entries(case_file, row.name, asked);
 
   const std::filesystem::path source = in_source_tree("oracles");
-  std::string sources;
-  for (const char *module : helper_modules)
-    sources += fmt::format("    \"{}\": r'''{}''',\n", module,
-                           read_source(source / "outside" / "python" / (std::string(module) + ".py")));
+  std::string sources =
+      helper_sources({"convcheck_server", "numpy_server", "numpy_reference", "reproducer_judge"});
   std::vector<std::filesystem::path> room_files;
   for (const auto &entry : std::filesystem::directory_iterator(source / room))
     if (entry.path().extension() == ".py") room_files.push_back(entry.path());
   std::sort(room_files.begin(), room_files.end());
   for (const auto &file : room_files)
-    sources += fmt::format("    \"{}\": r'''{}''',\n", file.stem().string(), read_source(file));
+    sources += fmt::format("    \"{}\": r'''{}''',\n", file.stem().string(), read_source(file.string()));
 
   const Frame request = case_frame(c, 1, asked);
   std::string arguments;
@@ -199,7 +135,7 @@ std::string emit_server(const std::string &room, const CaseFile &case_file, cons
       fmt::arg("script_literal", python_string(row.script)), fmt::arg("arguments", arguments),
       fmt::arg("request", python_string(request.header)), fmt::arg("payload", base64(request.payload)),
       fmt::arg("bounds", bounds), fmt::arg("sources", sources),
-      fmt::arg("driver", read_source(source / "outside" / "python" / "reproducer.py")));
+      fmt::arg("driver", driver_text("reproducer.py")));
 }
 
 } // namespace convcheck

@@ -18,6 +18,7 @@
 #include "cmd/run_options.hpp"
 #include "core/storage/case_file.hpp"
 #include "core/run/case_workers.hpp"
+#include "core/run/declaration.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
@@ -81,8 +82,8 @@ struct Replayed {
 };
 
 /// Prints one replayed file: its strategies' `outcomes`, then (unless `live`) its recorded results judged.
-Replayed report_file(const std::string &path, const CaseFile &case_file, const std::vector<Outcome> &outcomes,
-                     const Labels &labels, bool live) {
+Replayed report_file(const std::string &path, const CaseFile &case_file, const std::vector<Strategy> &strategies,
+                     const std::vector<Outcome> &outcomes, const Labels &labels, bool live) {
   const Case &conv_case = case_file.conv_case;
   fmt::print("{}: {}\n", path, format_descriptor(conv_case.problem));
   if (case_file.finding) {
@@ -91,6 +92,8 @@ Replayed report_file(const std::string &path, const CaseFile &case_file, const s
     if (case_file.finding->held_back_lifted)
       fmt::print("  found with {}'s known-bug hold-backs lifted (--run-held-back): replayed so\n",
                  case_file.finding->strategy);
+    if (const std::string note = declaration_note(*case_file.finding, strategies); !note.empty())
+      fmt::print("  {}\n", note);
   }
   for (const DispatchSetting *setting : dispatch_settings())
     if (const std::string value = setting_of(conv_case, setting->name); !value.empty()) {
@@ -125,12 +128,14 @@ Replayed report_file(const std::string &path, const CaseFile &case_file, const s
 
 // `--emit KIND`: the reproducer of the one case, to `out` or standard output.
 int emit_command(const std::string &kind, const std::vector<std::string> &files, const std::string &out,
-                 int64_t max_elements, bool anyway) {
+                 const RunOptions &run, bool anyway) {
   if (files.size() != 1) throw InputError(fmt::format("repro --emit takes one case file, not {}", files.size()));
   const std::string script_dir =
       out.empty() ? "" : std::filesystem::absolute(out).lexically_normal().parent_path().string();
-  const std::string text =
-      emit_reproducer(kind, read_untrusted_case_file(files[0], max_elements), files[0], anyway, script_dir);
+  const CaseFile case_file = read_untrusted_case_file(files[0], run.max_elements);
+  const std::string text = kind == "external"
+                               ? emit_external(case_file, files[0], run.externals, run.external_servers, anyway)
+                               : emit_reproducer(kind, case_file, files[0], anyway, script_dir);
   if (out.empty()) {
     std::cout << text;
     return exit_agreed;
@@ -176,7 +181,7 @@ int repro_command(const std::vector<std::string> &args) {
   if (files.empty()) throw InputError("repro needs at least one case file");
   if (!out.empty() && emit.empty()) throw InputError("repro --out needs --emit");
   if (emit_anyway && emit.empty()) throw InputError("repro --emit-anyway needs --emit");
-  if (!emit.empty()) return emit_command(emit, files, out, run.max_elements, emit_anyway);
+  if (!emit.empty()) return emit_command(emit, files, out, run, emit_anyway);
   // Files that rerun the same strategies are replayed together, a few at a time, in one worker that stays up, so
   // an external server starts once for them rather than once a file.
   constexpr size_t files_per_worker = 16;
@@ -191,7 +196,7 @@ int repro_command(const std::vector<std::string> &args) {
     const auto outcomes = verify_cases_isolated(cases, group_strategies, run.run_timeout_s());
     const Labels labels = labels_of(group_strategies);
     for (size_t i = 0; i < group.size(); ++i) {
-      const Replayed file = report_file(group[i].first, group[i].second, outcomes[i], labels, live);
+      const Replayed file = report_file(group[i].first, group[i].second, group_strategies, outcomes[i], labels, live);
       live_failed |= file.live_failed, recorded_failed |= file.recorded_failed;
       replayed.push_back(outcomes[i]);
       std::optional<FindingRecord> &finding = group[i].second.finding;

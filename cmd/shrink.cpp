@@ -13,6 +13,7 @@
 #include "core/storage/case_file.hpp"
 #include "core/run/case_workers.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/run/declaration.hpp"
 #include "core/run/finding.hpp"
 #include "core/numerics/dispatch_setting.hpp"
 #include "core/input_error.hpp"
@@ -76,6 +77,9 @@ int shrink_command(const std::vector<std::string> &args) {
     strategies.push_back(*find_strategy(case_file.finding->strategy)); // an injected finder is rerun too
   if (case_file.finding && case_file.finding->held_back_lifted) // found with its hold-backs lifted: shrunk so
     for (Strategy &strategy : strategies) strategy.run_held_back |= strategy.name == case_file.finding->strategy;
+  if (case_file.finding)
+    if (const std::string note = declaration_note(*case_file.finding, strategies); !note.empty())
+      fmt::print("{}: {}\n", file, note);
   const std::vector<Outcome> outcomes = verify_case_isolated(case_file.conv_case, strategies, run.run_timeout_s());
   std::optional<Failure> failure = failure_to_shrink(case_file, strategies, outcomes);
   if (!failure) {

@@ -72,6 +72,7 @@ std::string grid_chart(const BinGrid &grid) {
       passing.values.push_back(static_cast<double>(grid.cases[c] - grid.failing[c]));
       failing.values.push_back(static_cast<double>(grid.failing[c]));
     }
+    chart.marks = failing.values;
     chart.series = {passing, failing};
     return bar_chart_svg(chart);
   }

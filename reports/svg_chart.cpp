@@ -78,7 +78,8 @@ std::string bar_chart_svg(const BarChart &chart) {
     if (chart.stacked) max = std::max(max, stack);
   }
   const auto [step, top] = round_axis(max);
-  const double left = 24 + text_width(compact_count(top)) + 6, plot_top = 14, height = chart.plot_height;
+  const bool marked = std::any_of(chart.marks.begin(), chart.marks.end(), [](double mark) { return mark > 0; });
+  const double left = 24 + text_width(compact_count(top)) + 6, plot_top = marked ? 26 : 14, height = chart.plot_height;
   const double width = left + category_width * static_cast<double>(chart.categories.size()) + 8;
   std::string svg = svg_open(width, plot_top + height + 40, chart.title);
   for (size_t c = 0; c < chart.flagged.size() && c < chart.categories.size(); ++c)
@@ -109,9 +110,14 @@ std::string bar_chart_svg(const BarChart &chart) {
                          x, y, std::max(bar_width - 1, 1.0), std::max(bar_height, 0.8), markup_escape(series.color),
                          markup_escape(chart.categories[c]), markup_escape(series.name), value);
     }
+    const double mark = c < chart.marks.size() ? chart.marks[c] : 0;
     if (chart.stacked && stacked_below > 0)
-      svg += text_at(x0 + category_width / 2, plot_top + height - height * stacked_below / top - 3,
+      svg += text_at(x0 + category_width / 2, plot_top + height - height * stacked_below / top - (mark > 0 ? 15 : 3),
                      compact_count(stacked_below), "text-anchor=\"middle\" class=\"value\"");
+    if (chart.stacked && mark > 0)
+      svg += text_at(x0 + category_width / 2, plot_top + height - height * stacked_below / top - 3,
+                     compact_count(mark) + " \u2717",
+                     fmt::format("text-anchor=\"middle\" class=\"cell-mark\" style=\"fill:{}\"", fail_color));
     svg += text_at(x0 + category_width / 2, plot_top + height + 15, chart.categories[c],
                    "text-anchor=\"middle\" class=\"tick\"");
   }

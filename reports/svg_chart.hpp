@@ -22,6 +22,9 @@ struct BarChart {
   std::vector<BarSeries> series;
   bool stacked = false;      // one bar per category with the series stacked, instead of side by side
   std::vector<bool> flagged; // per category (or empty): drawn on a pale red band, e.g. the "failed" bin
+  /// Per category (or empty): a count labelled "n ✗" in red over a stacked bar, e.g. its cases with a failure, which
+  /// would otherwise be a sliver too thin to read next to thousands that passed.
+  std::vector<double> marks;
   int plot_height = 130;
   double category_width = 0; // 0: wide enough for the labels and the side-by-side bars
 };

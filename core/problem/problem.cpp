@@ -104,6 +104,8 @@ Op parse_op(const std::string &text, const std::string &what) {
 
 std::string to_string(DataLayout layout, int64_t ndims) { return data_spelling(layout, spatial_letters(ndims)); }
 std::string to_string(WeightLayout layout, int64_t ndims) { return weight_spelling(layout, spatial_letters(ndims)); }
+std::string family_name(DataLayout layout) { return lowercase(data_spelling(layout, "X")); }
+std::string family_name(WeightLayout layout) { return lowercase(weight_spelling(layout, "X")); }
 
 DataLayout parse_data_layout(const std::string &text, int64_t ndims, const std::string &what) {
   const auto found = find_data_layout(text);

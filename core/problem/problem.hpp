@@ -45,6 +45,10 @@ std::string to_string(Op op);
 /// "NCHW" for (ncx, 2): the spelling of case files and the CLI.
 std::string to_string(DataLayout layout, int64_t ndims);
 std::string to_string(WeightLayout layout, int64_t ndims);
+/// "ncx", "nxc"; "oix", "xio", "oxi": a layout's family, the same at every rank (x for the spatial axes), as outside
+/// implementations declare layouts (oracles/outside/declared_support.hpp).
+std::string family_name(DataLayout layout);
+std::string family_name(WeightLayout layout);
 /// Parses those spellings (case-insensitive) for a problem of `ndims` spatial dimensions; throws InputError naming
 /// `what` when the text is no layout of that rank.
 Op parse_op(const std::string &text, const std::string &what = "op");

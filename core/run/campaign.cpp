@@ -97,7 +97,7 @@ void save_failures(CampaignReport &report, const std::vector<Strategy> &strategi
                                       [&](const Strategy &s) { return s.name == reported.failure.strategy; });
     reported.saved = save_inputs_only(reported.failure, options.seed, options.fill, options.corpus_dir,
                                       "saving it with shrinking and results " + ends[k].termination.describe(),
-                                      failing != strategies.end() && failing->run_held_back);
+                                      failing != strategies.end() ? &*failing : nullptr);
   }
 }
 

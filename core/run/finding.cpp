@@ -8,6 +8,7 @@
 
 #include "core/storage/case_file.hpp"
 #include "core/process/clock.hpp"
+#include "core/run/declaration.hpp"
 #include "core/numerics/case.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/process/forked.hpp"
@@ -76,11 +77,13 @@ Case failure_case(const Failure &failure, const Problem &config, uint64_t seed, 
   return made;
 }
 
-void write_finding(const SavedFinding &saved, const Failure &failure, bool held_back_lifted, CaseFile &case_file,
+// `finder` is the failing strategy as the run declared it (nullptr: unknown), kept with the finding.
+void write_finding(const SavedFinding &saved, const Failure &failure, const Strategy *finder, CaseFile &case_file,
                    const std::string &corpus_dir) {
   case_file.finding = FindingRecord{failure.strategy, failure.direction, saved.problem,
                                     case_file.finding ? case_file.finding->implementation : "",
-                                    failure.kind, "", saved.neighbours, held_back_lifted};
+                                    failure.kind, "", saved.neighbours, finder != nullptr && finder->run_held_back,
+                                    finder != nullptr ? declaration(*finder) : ""};
   std::error_code error;
   std::filesystem::create_directories(corpus_dir, error);
   if (error) throw InputError(fmt::format("cannot create corpus directory {}: {}", corpus_dir, error.message()));
@@ -128,16 +131,16 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
       if (!outcome.algorithm.empty()) case_file.algorithms[strategy.name][direction] = outcome.algorithm;
     }
   saved.path = finding_path(corpus_dir, saved.shrunk, failure.strategy, failure.direction);
-  write_finding(saved, failure, failing->run_held_back, case_file, corpus_dir);
+  write_finding(saved, failure, &*failing, case_file, corpus_dir);
   return saved;
 }
 
 SavedFinding save_inputs_only(const Failure &failure, uint64_t seed, FillMode fill, const std::string &corpus_dir,
-                              const std::string &note, bool held_back_lifted) {
+                              const std::string &note, const Strategy *finder) {
   SavedFinding saved{failure.config, fmt::format("{} ({})", failure.problem, note), 0, 0, {}};
   CaseFile case_file{failure_case(failure, failure.config, seed, fill), {}, {}};
   saved.path = finding_path(corpus_dir, saved.shrunk, failure.strategy, failure.direction);
-  write_finding(saved, failure, held_back_lifted, case_file, corpus_dir);
+  write_finding(saved, failure, finder, case_file, corpus_dir);
   return saved;
 }
 

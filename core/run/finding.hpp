@@ -60,9 +60,10 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
                           FillMode fill, const std::string &corpus_dir, bool shrink_it, double run_timeout_s = 60);
 
 /// Writes the failure's case unshrunk, with its inputs and the finding but no recorded results, without running
-/// any strategy: what is left when saving it properly crashed. `note` is appended to the problem;
-/// `held_back_lifted` says the failing strategy ran with its hold-backs lifted (FindingRecord).
+/// any strategy: what is left when saving it properly crashed. `note` is appended to the problem; `finder`, the
+/// failing strategy (nullptr when unknown), gives what the finding keeps of it: its declaration, whether its
+/// hold-backs were lifted (FindingRecord).
 SavedFinding save_inputs_only(const Failure &failure, uint64_t seed, FillMode fill, const std::string &corpus_dir,
-                              const std::string &note, bool held_back_lifted);
+                              const std::string &note, const Strategy *finder);
 
 } // namespace convcheck

@@ -389,6 +389,7 @@ private:
     if (!lifted.empty() && lifted != "true" && lifted != "false")
       throw InputError(what + "held_back_lifted: '" + lifted + "' is neither true nor false");
     result.finding->held_back_lifted = lifted == "true";
+    result.finding->declaration = optional("declaration");
   }
 
   std::string path_;
@@ -523,6 +524,8 @@ public:
       if (!case_file.finding->neighbours.empty())
         string_attribute(finding.get(), "neighbours", format_neighbour_rows(case_file.finding->neighbours));
       if (case_file.finding->held_back_lifted) string_attribute(finding.get(), "held_back_lifted", "true");
+      if (!case_file.finding->declaration.empty())
+        string_attribute(finding.get(), "declaration", case_file.finding->declaration);
     }
   }
 

@@ -12,7 +12,8 @@
 //                     (canonical layouts, each in its role's format)
 //   /results/<name>   optional datasets output, grad_data, grad_weight recorded from strategy <name>
 //   /finding          optional attrs strategy, direction, problem, implementation, kind: why the case was saved;
-//                     neighbours: the failing region (core/storage/neighbour_rows.hpp)
+//                     neighbours: the failing region (core/storage/neighbour_rows.hpp); held_back_lifted;
+//                     declaration: how the strategy was declared (core/run/declaration.hpp)
 //
 // Readers accept any integer type for integer attributes, fixed- and variable-length strings, and ignore what
 // they do not know. Every malformed file throws InputError("case file PATH: problem").
@@ -40,6 +41,8 @@ struct FindingRecord {
   std::vector<NeighbourRow> neighbours = {}; // the failing region around the case; empty when not computed
   /// Found with the strategy's known-bug hold-backs lifted (--run-held-back): `repro` and `shrink` replay it so.
   bool held_back_lifted = false;
+  /// How that strategy was declared when it found the case (core/run/declaration.hpp); "" in older files.
+  std::string declaration = {};
 };
 
 struct CaseFile {

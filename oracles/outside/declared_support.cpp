@@ -60,18 +60,6 @@ std::optional<T> family_named(const std::array<std::pair<T, const char *>, N> &f
 
 } // namespace
 
-std::string family_name(DataLayout layout) {
-  for (const auto &[value, name] : data_families)
-    if (value == layout) return name;
-  return "?";
-}
-
-std::string family_name(WeightLayout layout) {
-  for (const auto &[value, name] : weight_families)
-    if (value == layout) return name;
-  return "?";
-}
-
 // What a server or plugin that declares no format list is offered: float32 and float64 problems. A format added to
 // convcheck later is offered only to those that name it.
 Support full_support() {

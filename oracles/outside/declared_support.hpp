@@ -34,8 +34,4 @@ std::string nearest_name(const std::string &name, const std::vector<std::string>
 /// Every op, rank, format and layout convcheck has, crops included.
 Support full_support();
 
-/// "ncx"/"nxc" and "oix"/"xio"/"oxi": the family names of the layouts.
-std::string family_name(DataLayout layout);
-std::string family_name(WeightLayout layout);
-
 } // namespace convcheck

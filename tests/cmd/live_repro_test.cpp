@@ -68,6 +68,7 @@ TEST_F(LiveRepro, AFixedServerExitsZeroAndTheBuggyOneOne) {
 // No silent pass after the finding (issue 38): an implementation named for the replay that is offered nothing (a
 // typo in its support list) or declines everything judged nothing, and repro, repro --live, corpus run and shrink
 // end with exit 2 and a line naming it and why, never "all agreed" or a pass; corpus run counts the case skipped.
+// Where the cause is a declaration other than the finder's, they say which field differs.
 TEST_F(LiveRepro, AnImplementationJudgedOnNothingIsNoPass) {
   const Invocation found = run_convcheck("fuzz --strategies naive --external-server 'mine=" + faulty_server +
                                          " wrong 1' --cases 40 --threads 1 --max-saved 1 --no-shrink --corpus " +
@@ -83,6 +84,13 @@ TEST_F(LiveRepro, AnImplementationJudgedOnNothingIsNoPass) {
       EXPECT_NE(replay.output.find("strategy mine judged none of the 1 cases offered; skipped: "), std::string::npos)
           << replay.output;
       EXPECT_EQ(replay.output.find("all agreed"), std::string::npos) << replay.output;
+      // The case file keeps how mine was declared when it found the case (/finding declaration): a hello that
+      // declares otherwise now is said in one line, naming the field.
+      const bool redeclared = std::string(fault) == "typo";
+      EXPECT_EQ(replay.output.find("  mine is declared otherwise than when it found this case: formats none (mixed) "
+                                   "(when found: float32,float64 (mixed)): it is offered other problems now") != std::string::npos,
+                redeclared)
+          << command << fault << replay.output;
     }
     const Invocation shrink = run_convcheck("shrink " + saved + " --out " + path("shrunk") + server);
     EXPECT_EQ(shrink.status, 2) << shrink.output;

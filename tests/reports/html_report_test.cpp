@@ -15,6 +15,7 @@
 #include "core/problem/generators.hpp"
 #include "reports/json_report.hpp"
 #include "reports/markup.hpp"
+#include "reports/svg_chart.hpp"
 
 namespace convcheck {
 namespace {
@@ -182,6 +183,25 @@ TEST_F(HtmlMerge, ReportsWithoutStatsStillReadAndSaySo) {
 
   const CampaignReport mixed = merge_reports({old, through_json(report, "new.json")});
   EXPECT_NE(html_report(mixed).find("The pictures cover 30 of the 60 cases"), std::string::npos);
+}
+
+} // namespace
+} // namespace convcheck
+
+namespace convcheck {
+namespace {
+
+// A stacked bar's failures are a sliver next to thousands of passes: the chart writes their count over the bar.
+TEST(BarChart, AStackedBarSaysHowManyOfItFailed) {
+  BarChart chart;
+  chart.categories = {"f32", "bf16"};
+  chart.stacked = true;
+  chart.series = {{"cases without a failure", "#888888", {4000, 900}}, {"cases with a failure", "#d64545", {0, 15}}};
+  chart.marks = {0, 15};
+  const std::string svg = bar_chart_svg(chart);
+  EXPECT_NE(svg.find(">15 \u2717</text>"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find(">0 \u2717</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">915</text>"), std::string::npos) << svg; // the bar's total, moved up above the mark
 }
 
 } // namespace
