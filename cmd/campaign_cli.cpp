@@ -15,6 +15,7 @@
 #include "core/numerics/fill.hpp"
 #include "core/problem/precision_table.hpp"
 #include "core/run/focus.hpp"
+#include "core/run/offered_rows.hpp"
 #include "reports/html_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/junit_report.hpp"
@@ -23,39 +24,6 @@
 namespace convcheck {
 
 namespace {
-
-// The precision rows every outside implementation of the run (Strategy::outside: --external, --external-server,
-// --plugin, a named adapter) takes (Support::takes, the answer refusal and --focus give too) are offered,
-// or none when the run has no outside implementation. A campaign checking someone's implementation draws only the
-// combinations it takes: drawing others would run the built-in strategies alone on them.
-std::vector<const PrecisionRow *> offered_to_outside(const std::vector<Strategy> &all) {
-  std::vector<const PrecisionRow *> offered;
-  if (std::none_of(all.begin(), all.end(), [](const Strategy &s) { return s.outside; })) return offered;
-  for (const PrecisionRow &row : precision_table())
-    if (std::all_of(all.begin(), all.end(), [&](const Strategy &s) { return !s.outside || s.supports.takes(row.precision); }))
-      offered.push_back(&row);
-  return offered;
-}
-
-// Case `index` with its precision redrawn among `offered` (by their fuzz weights) when it is not one of them.
-Problem within(Problem problem, const std::vector<const PrecisionRow *> &offered, uint64_t seed, uint64_t index) {
-  if (offered.empty()) return problem;
-  int total = 0;
-  for (const PrecisionRow *row : offered) {
-    if (row->precision == problem.precision) return problem;
-    total += row->fuzz_weight;
-  }
-  auto pick = static_cast<int>(mix64(mix64(seed ^ 0x707265636973ULL) ^ index) % static_cast<uint64_t>(total));
-  for (const PrecisionRow *row : offered) {
-    if (pick < row->fuzz_weight) {
-      problem.precision = row->precision;
-      break;
-    }
-    pick -= row->fuzz_weight;
-  }
-  return problem;
-}
-
 
 // Set by SIGINT/SIGTERM; the campaign polls it between chunks, so a nightly run that is told to stop still
 // finishes the cases in flight, saves its findings and writes its reports.
@@ -151,7 +119,7 @@ int CampaignCli::run_and_report(const CaseSource &drawn, bool offer_outside_prec
   if (offer_outside_precisions) {
     const std::vector<const PrecisionRow *> offered = offered_to_outside(strategies);
     source.config_at = [config_at = drawn.config_at, offered, seed = campaign.seed](uint64_t index) {
-      return within(config_at(index), offered, seed, index);
+      return within(config_at(index), offered, row_hash(seed, index));
     };
   }
   const bool terminal = isatty(STDERR_FILENO) != 0;

@@ -1,10 +1,13 @@
 // `convcheck configs`: samples the default fuzz distribution as descriptors (one per line: a batch file for
 // `check`, e.g. the benchmark's), or with --stats reports the distribution: each field of the field table by
-// value, the work per case, and how often each corner and each block seam comes up.
+// value, the work per case, how often each corner and each block seam comes up, and each precision row's long
+// reductions per direction.
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <iostream>
+#include <map>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -17,8 +20,12 @@
 #include "core/problem/direction.hpp"
 #include "core/problem/fields.hpp"
 #include "core/problem/generators.hpp"
+#include "core/problem/op.hpp"
+#include "core/problem/precision_table.hpp"
+#include "core/problem/witness_reach.hpp"
 #include "core/input_error.hpp"
 #include "core/run/focus.hpp"
+#include "core/run/offered_rows.hpp"
 
 namespace convcheck {
 
@@ -38,6 +45,49 @@ std::string hit_rows(const std::vector<Corner> &list, const std::vector<int64_t>
   return rows;
 }
 
+// The long reductions of each precision row: per direction, the share of the row's problems with an element summing
+// past each of long_reduction_lengths less one (256, 2,048) terms, a deconv's direction counted as its equivalent
+// conv's (core/problem/op.hpp).
+class LongReductions {
+public:
+  void add(const Problem &p) {
+    const PrecisionRow *row = find_precision_row(p.precision);
+    Counts &counts = by_row_[row != nullptr ? row->name : precision_words(p.precision)];
+    ++counts.problems;
+    const Problem conv = equivalent_conv(p);
+    for (size_t d = 0; d < all_directions.size(); ++d)
+      for (size_t l = 0; l < std::size(long_reduction_lengths); ++l)
+        counts.past[d][l] += reduction_terms(conv, conv_direction(p.op, all_directions[d])) >= long_reduction_lengths[l];
+  }
+
+  std::string table() const {
+    std::string text = fmt::format("\nlong reductions (of each row's configs: a direction summing past N terms)\n{:<16}",
+                                   "row");
+    for (Direction direction : all_directions)
+      for (int64_t length : long_reduction_lengths)
+        text += fmt::format("{:>17}", fmt::format("{}>{}", to_string(direction), length - 1));
+    text += "\n";
+    for (const PrecisionRow &row : precision_table()) {
+      const auto found = by_row_.find(row.name);
+      if (found == by_row_.end()) continue;
+      text += fmt::format("{:<16}", row.name);
+      for (const auto &per_length : found->second.past)
+        for (int64_t count : per_length)
+          text += fmt::format("{:>16.1f}%",
+                              100.0 * static_cast<double>(count) / static_cast<double>(found->second.problems));
+      text += "\n";
+    }
+    return text;
+  }
+
+private:
+  struct Counts {
+    int64_t problems = 0;
+    std::array<std::array<int64_t, std::size(long_reduction_lengths)>, 3> past{};
+  };
+  std::map<std::string, Counts> by_row_;
+};
+
 // What `configs --stats` prints for `cases` problems of `seed`, each drawn by `problem_at`.
 std::string distribution_stats(uint64_t seed, int64_t cases, const std::function<Problem(uint64_t)> &problem_at) {
   const std::span<const IntField> fields = int_fields();
@@ -47,8 +97,10 @@ std::string distribution_stats(uint64_t seed, int64_t cases, const std::function
   std::vector<int64_t> by_work(work_limits.size() + 1);
   std::vector<int64_t> corner_hits(corners().size()), seam_hits(seams().size()), deconv_hits(deconv_corners().size());
   double work = 0;
+  LongReductions long_reductions;
   for (int64_t i = 0; i < cases; ++i) {
     const Problem p = problem_at(static_cast<uint64_t>(i));
+    long_reductions.add(p);
     for (size_t f = 0; f < fields.size(); ++f)
       for (int64_t a = fields[f].per_axis() ? p.first_axis() : 0; a < (fields[f].per_axis() ? max_ndims : 1); ++a) {
         const int64_t value = fields[f].get(p, a);
@@ -72,7 +124,7 @@ std::string distribution_stats(uint64_t seed, int64_t cases, const std::function
   for (size_t f = 0; f < fields.size(); ++f) text += percent_row(fields[f].name, by_value[f], values_of[f]);
   return text + "\ncorners\n" + hit_rows(corners(), corner_hits, cases) + "\nblock seams\n" +
          hit_rows(seams(), seam_hits, cases) + "\ndeconv corners (of all configs)\n" +
-         hit_rows(deconv_corners(), deconv_hits, cases);
+         hit_rows(deconv_corners(), deconv_hits, cases) + long_reductions.table();
 }
 
 } // namespace
@@ -98,13 +150,17 @@ int configs_command(const std::vector<std::string> &args) {
     return exit_agreed;
   }
   require_at_least("cases", cases, 1);
-  std::function<Problem(uint64_t)> problem_at = [seed](uint64_t index) { return generate_problem(seed, index); };
+  // What `fuzz` with the same options draws: the rows every outside implementation named takes
+  // (core/run/offered_rows.hpp).
+  const std::vector<Strategy> strategies = run.selected();
+  std::function<Problem(uint64_t)> problem_at = [seed, offered = offered_to_outside(strategies)](uint64_t index) {
+    return within(generate_problem(seed, index), offered, row_hash(seed, index));
+  };
   std::string heading;
   const Aim aim = parse_aim(rows, ops);
   if (!focus.empty() || !aim.empty()) {
     Support support = every_drawn_problem();
     if (!focus.empty()) {
-      const std::vector<Strategy> strategies = run.selected();
       const auto found =
           std::find_if(strategies.begin(), strategies.end(), [&](const Strategy &s) { return s.name == focus; });
       if (found == strategies.end())

@@ -1,5 +1,6 @@
 #include "core/numerics/fill.hpp"
 #include "core/problem/op.hpp"
+#include "core/problem/witness_reach.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -100,6 +101,20 @@ FillMode resolve_fill_mode(FillMode mode, uint64_t seed, uint64_t case_index) {
   return (bits >> 1) % 4 == 0 ? FillMode::witness : FillMode::exact;
 }
 
+FillMode resolve_fill_mode(FillMode mode, uint64_t seed, uint64_t case_index, const Problem &problem) {
+  const FillMode drawn = resolve_fill_mode(mode, seed, case_index);
+  if (mode != FillMode::mixed) return drawn;
+  const Problem conv = equivalent_conv(problem);
+  const int64_t narrow = witness_terms(conv);
+  const bool reaches = narrow > 0 && std::any_of(all_directions.begin(), all_directions.end(), [&](Direction d) {
+    return reduction_terms(conv, d) >= narrow;
+  });
+  if (!reaches) return drawn;
+  // Three cases in four: every integer one, and half the normal ones (by a bit the split above does not use).
+  const uint64_t bits = mix64(seed ^ mix64(case_index ^ 0x6d69786564ULL));
+  return drawn == FillMode::normal && (bits >> 3) % 2 == 0 ? FillMode::normal : FillMode::witness;
+}
+
 int64_t exact_fill_magnitude(const Problem &problem) {
   // Another op sums the products of its equivalent conv (core/problem/op.hpp).
   const Problem p = equivalent_conv(problem);
@@ -122,7 +137,8 @@ int64_t exact_fill_magnitude(const Problem &problem) {
 }
 
 Tensor fill_tensor(const Problem &problem, Role role, FillMode mode, uint64_t seed, uint64_t case_index) {
-  return fill_values(dtype_of(problem, role), shape_of(problem, role), mode, seed, case_index,
+  return fill_values(dtype_of(problem, role), shape_of(problem, role), resolve_fill_mode(mode, seed, case_index, problem),
+                     seed, case_index,
                      info(role).fill_stream, exact_fill_magnitude(problem));
 }
 

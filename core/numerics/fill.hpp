@@ -15,7 +15,8 @@
 //           correct float32 accumulation stays exact and agrees bit for bit after the one rounding; one that keeps
 //           its partial sums in bf16 or f16 rounds them and shows as a mismatch (PyTorch #68048: a bf16 gradient's
 //           sum stalled at 256). Exact fill's random signs keep most partial sums near zero instead;
-// - mixed:  a case-dependent choice: normal for half the cases, exact for 3/8, witness for 1/8.
+// - mixed:  a case-dependent choice: normal for half the cases, exact for 3/8, witness for 1/8; a problem with a
+//           reduction past its witness length is witness in 3/4 of its cases, normal in the rest.
 
 #include <cstdint>
 #include <string>
@@ -35,6 +36,10 @@ FillMode parse_fill_mode(const std::string &text);
 
 /// The mode a `mixed` campaign uses for this case (normal, exact or witness); other modes are returned as they are.
 FillMode resolve_fill_mode(FillMode mode, uint64_t seed, uint64_t case_index);
+/// The same for a case of `problem`: in a mixed campaign a problem with a reduction past its witness length
+/// (core/problem/witness_reach.hpp) is a witness case three times in four (every integer case and half the normal
+/// ones), the fill that shows what such a reduction risks (a narrow partial sum), rather than one in eight.
+FillMode resolve_fill_mode(FillMode mode, uint64_t seed, uint64_t case_index, const Problem &problem);
 
 /// The largest integer magnitude exact fill uses for this problem (between 1 and the formats' max_exact_fill).
 int64_t exact_fill_magnitude(const Problem &problem);

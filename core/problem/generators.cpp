@@ -217,7 +217,7 @@ rc::Gen<Problem> problems_of(const TierRow &tier, int64_t ndims, const SeamDraw 
     p.precision = *precision;
     trim(p, budget, kept);
     if (const std::optional<Direction> direction = *long_reduction; direction && witness_terms(p) > 0)
-      reach_witness(p, *direction, *extra_terms % (witness_terms(p) / 4));
+      reach_terms(p, *direction, witness_terms(p) + *extra_terms % (witness_terms(p) / 4));
     return p;
   });
 }

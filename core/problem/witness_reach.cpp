@@ -83,10 +83,7 @@ int64_t reduction_terms(const Problem &p, Direction direction) {
   return 0;
 }
 
-void reach_witness(Problem &p, Direction direction, int64_t extra) {
-  const int64_t terms = witness_terms(p);
-  if (terms == 0) return;
-  const int64_t wanted = terms + extra;
+void reach_terms(Problem &p, Direction direction, int64_t wanted) {
   // What multiplies the long reduction into the work is kept small: at most 2 groups of 2 channels on the other
   // side and one image, then the spatial sizes (the kernel, for the weight gradient) halved until each term of the
   // long reduction costs at most `per_term` multiply-adds.

@@ -103,7 +103,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
 
 /// The fill a failure's case was made in: the campaign's, or under --fill mixed the one its index drew.
 inline FillMode fill_of(const CampaignReport &report, const Failure &failure) {
-  return resolve_fill_mode(report.fill, report.seed, failure.case_index);
+  return resolve_fill_mode(report.fill, report.seed, failure.case_index, failure.config);
 }
 
 /// judged_shortfalls (core/run/judged.hpp) of a whole report.

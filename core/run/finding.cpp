@@ -97,6 +97,9 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
   const auto failing = std::find_if(strategies.begin(), strategies.end(),
                                     [&](const Strategy &s) { return s.name == failure.strategy; });
   assert(failing != strategies.end());
+  // Every candidate is filled as the failing case was (a mixed campaign's normal, exact or witness), whatever its
+  // own size would have drawn: a failure that shows in one fill is shrunk in that fill.
+  fill = resolve_fill_mode(fill, seed, failure.case_index, failure.config);
   auto outcome_for = [&](const Problem &config) {
     return outcome_on(failure_case(failure, config, seed, fill), *failing, failure.direction, failure.kind,
                       run_timeout_s);

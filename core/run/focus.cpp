@@ -9,6 +9,8 @@
 #include "core/problem/generators.hpp"
 #include "core/problem/op.hpp"
 #include "core/problem/precision_table.hpp"
+#include "core/problem/witness_reach.hpp"
+#include "core/run/offered_rows.hpp"
 
 namespace convcheck {
 
@@ -38,6 +40,36 @@ void fit_shape(Problem &p, const Support &support, uint64_t hash) {
   }
 }
 
+// Under --focus convcheck checks one implementation, whose own cost per case (a server, a compiler) dwarfs
+// convcheck's, so it draws what kernels switch paths at more often than the default draw affords (issue 39): one
+// conv in 3 gets one direction's reduction stretched past 256 or 2,048 terms (core/problem/witness_reach.hpp: split-K
+// blocks, chunked and narrow accumulators), past the row's witness length at least (2,048 for float16), and one in 6
+// a large kernel (8 to 11), stride (4 to 6) or dilation (4 to 6) on one of its axes (unrolled kernel loops,
+// stride-phase splits, dilated paths), the input grown to fit it. A deconv gets them from the conv it is the
+// transpose of (fitted() below), so the conv's row is fitted first.
+void aim_at_paths(Problem &p, uint64_t hash) {
+  const uint64_t pick = mix64(hash ^ 0x70617468ULL) % 6;
+  if (pick < 2) {
+    const Direction direction = all_directions[mix64(hash ^ 0x6469ULL) % std::size(all_directions)];
+    // Past 2,048 twice as often as past 256 only (a reduction past 2,048 is past 256 too), and never short of the
+    // row's witness length.
+    const bool shorter = mix64(hash ^ 0x6c656eULL) % 3 == 0 && long_reduction_lengths[0] >= witness_terms(p);
+    const int64_t length = long_reduction_lengths[shorter ? 0 : 1];
+    const auto extra = static_cast<int64_t>(mix64(hash ^ 0x657874ULL) % static_cast<uint64_t>(length / 4));
+    reach_terms(p, direction, length + extra);
+  } else if (pick == 2) {
+    const uint64_t which = mix64(hash ^ 0x617869ULL) % static_cast<uint64_t>(p.ndims);
+    SpatialAxis &axis = p.axes[static_cast<size_t>(p.first_axis()) + which];
+    const auto step = static_cast<int64_t>(mix64(hash ^ 0x73746570ULL) % 4);
+    switch (mix64(hash ^ 0x6b696e64ULL) % 3) {
+    case 0: axis.kernel = 8 + step; break;
+    case 1: axis.stride = 4 + step % 3; break;
+    default: axis.dilation = 4 + step % 3; break;
+    }
+    if (axis.out() < 1) axis.in = std::max<int64_t>(1, axis.dilated_kernel() - axis.pad_begin - axis.pad_end);
+  }
+}
+
 // The draw made to fit what can be fitted after it: the op (a support without conv but with deconv gets the drawn
 // conv's transpose, valid by construction; one without the drawn deconv's op but with conv its equivalent conv), formats, layouts, crops, kernels, strides and dilations; what fitting
 // leaves invalid (a deconv's output padding past a stride made 1) is drawn again by the caller.
@@ -46,8 +78,8 @@ Problem fitted(Problem p, const Support &support, uint64_t hash) {
     p = transposed(p, mix64(hash ^ 2));
   if (p.op != Op::conv && !listed(support.ops, p.op) && listed(support.ops, Op::conv))
     p = equivalent_conv(p); // a drawn deconv's conv (the default draw's deconvs are transposed convs)
-  if (!support.takes(p.precision) && !support.dtypes.empty())
-    p.precision = Precision::uniform(pick(support.dtypes, hash));
+  // A row it takes, drawn as a plain campaign draws it for an outside implementation (core/run/offered_rows.hpp).
+  if (const auto rows = rows_taken(support); !rows.empty()) p = within(p, rows, hash);
   if (!listed(support.data_layouts, p.data_layout) && !support.data_layouts.empty())
     p.data_layout = pick(support.data_layouts, mix64(hash));
   if (!listed(support.weight_layouts, p.weight_layout) && !support.weight_layouts.empty())
@@ -69,7 +101,10 @@ FocusedDraw focused_problem(uint64_t seed, uint64_t case_index, const Support &s
   for (int64_t attempt = 0; attempt < max_focus_attempts; ++attempt) {
     // Attempt 0 is the unfocused campaign's own draw, so a support that takes it changes nothing.
     const uint64_t attempt_seed = attempt == 0 ? seed : mix64(seed ^ (0x666f637573ULL + static_cast<uint64_t>(attempt)));
-    Problem p = fitted(generate_problem(attempt_seed, case_index), support, hash);
+    Problem drawn = generate_problem(attempt_seed, case_index);
+    if (const auto rows = rows_taken(support); !rows.empty()) drawn = within(drawn, rows, hash);
+    if (drawn.op == Op::conv) aim_at_paths(drawn, hash);
+    Problem p = fitted(drawn, support, hash);
     refusal = support.refusal(p);
     if (refusal.empty() && is_valid(p)) return {p, attempt};
   }

@@ -261,3 +261,19 @@ TEST_F(Server, SavedFindingReplaysThroughCheckReproShrinkAndCorpus) {
 }
 
 } // namespace
+
+namespace {
+
+// A crop longer than its axis (issue 39) is a problem convcheck keeps: the window is the input's positions
+// [-pad_begin, in + pad_end) with zeros beyond both ends, so the other end's padding makes up for the crop. oneDNN's
+// own benchdnn lists state such problems (shapes_3d_1st_strided_padding: id2 kd2 sd3 pd2 derives pad_back -2), and
+// the NumPy server docs/external.md shows computes them as documented, in every direction.
+TEST(LongCrops, TheDocumentedServerComputesThemAsDocumented) {
+  const Invocation run = run_convcheck(
+      "check --strategies naive --external-server 'ext=" + numpy_server + "' --threads 1 "
+      "mb1ic1iw2oc1kw1pl2pr-3 mb1ic2ih1oc2kh1pt-2pb4 mb1ic1id2oc16kd2sd3pfr2pbk-2 g2mb2ic2iw3oc4kw2pl4pr-3");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("no mismatch"), std::string::npos) << run.output;
+}
+
+} // namespace

@@ -1,9 +1,13 @@
 #!/usr/bin/python3
-"""A bfloat16 convolution server (float32 sums, one rounding of each result) with a planted accumulation change: from
-the 257th term of an output's sum on, the float32 accumulator is rounded to bfloat16 after every add, as a kernel
-whose fast path past 256 terms keeps a bfloat16 accumulator would. Forward only; the gradients are skipped.
-With BF16_LONG_SUM_CORRECT=1 nothing is planted, the same server is right. ctest bf16_long_sum: a campaign aimed at
-the bf16 rows (--focus, --rows) finds the change within 500 cases in the default fill (issue 38).
+"""A low-precision convolution server (bfloat16 or float16 tensors, float32 sums, one rounding of each result) with a
+planted accumulation change: from term THRESHOLD + 1 of an output's sum on, the float32 accumulator is rounded to the
+storage format after every add, as a kernel whose fast path past THRESHOLD terms keeps a narrow accumulator would.
+Forward only; the gradients are skipped. With LONG_SUM_CORRECT=1 nothing is planted, the same server is right.
+
+    long_sum_server.py FORMAT THRESHOLD        FORMAT bfloat16 or float16
+
+ctest bf16_long_sum: a campaign aimed at the bf16 rows (--focus, --rows) finds bfloat16 256 within 500 cases in the
+default fill (issue 38); ctest focused_long_sums: --focus alone finds bfloat16 256 and float16 2048 (issue 39).
 """
 import itertools
 import os
@@ -16,14 +20,14 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "oracles" /
 from convcheck_server import InFormat, Skipped, Unsupported, serve  # noqa: E402
 from numpy_server import pad  # noqa: E402
 
-THRESHOLD = 256
-CORRECT = os.environ.get("BF16_LONG_SUM_CORRECT") == "1"
+FORMAT, THRESHOLD = sys.argv[1], int(sys.argv[2])
+CORRECT = os.environ.get("LONG_SUM_CORRECT") == "1"
 
 
 def widen(tensor, dtype):
     if dtype == "bfloat16":
         return (np.asarray(tensor).astype(np.uint32) << 16).view(np.float32)
-    return np.asarray(tensor, np.float32)
+    return np.asarray(tensor).astype(np.float32)
 
 
 def bf16_bits(x):
@@ -32,14 +36,17 @@ def bf16_bits(x):
     return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
 
 
-def bf16_round(x):
-    return (bf16_bits(x).astype(np.uint32) << 16).view(np.float32)
+def narrow(x):
+    """float32 rounded to FORMAT and back."""
+    if FORMAT == "bfloat16":
+        return (bf16_bits(x).astype(np.uint32) << 16).view(np.float32)
+    return np.asarray(x, np.float32).astype(np.float16).astype(np.float32)
 
 
 def compute(problem, tensors):
     if problem.get("op", "conv") != "conv":
         raise Unsupported("deconv")
-    if problem["src_dtype"] != "bfloat16" or problem["acc_dtype"] != "float32":
+    if problem["src_dtype"] != FORMAT or problem["acc_dtype"] != "float32":
         raise Unsupported(f"{problem['src_dtype']} tensors summed in {problem['acc_dtype']}")
     g, stride, dilation = problem["groups"], problem["stride"], problem["dilation"]
     data, weight = widen(tensors["data"], problem["src_dtype"]), widen(tensors["weight"], problem["weight_dtype"])
@@ -61,13 +68,16 @@ def compute(problem, tensors):
             acc = (acc + product).astype(np.float32)
             term += 1
             if term > THRESHOLD and not CORRECT:
-                acc = bf16_round(acc)
+                acc = narrow(acc)
     y = acc.reshape(n, k, *out)
     results = {"grad_data": Skipped("forward only"), "grad_weight": Skipped("forward only")}
-    results["output"] = InFormat(bf16_bits(y), "bfloat16") if problem["dst_dtype"] == "bfloat16" else y
+    dst = problem["dst_dtype"]
+    results["output"] = (InFormat(bf16_bits(y), "bfloat16") if dst == "bfloat16"
+                         else y.astype(np.float16) if dst == "float16" else y)
     return results
 
 
 if __name__ == "__main__":
-    serve(compute, name="bf16 long sum" + (" (correct)" if CORRECT else f" (bf16 accumulator past {THRESHOLD} terms)"),
-          supports={"dtypes": ["float32", "bfloat16"], "ops": ["conv"], "directions": ["output"]})
+    planted = f" ({FORMAT} accumulator past {THRESHOLD} terms)"
+    serve(compute, name=f"{FORMAT} long sum" + (" (correct)" if CORRECT else planted),
+          supports={"dtypes": ["float32", FORMAT], "ops": ["conv"], "directions": ["output"]})
