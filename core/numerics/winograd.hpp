@@ -97,4 +97,16 @@ template <class T>
 void winograd_transposed(const Correlation &shape, const std::array<TransformSet<T>, 3> &axes, const T *grad_output,
                          const T *weight, T *grad_input, const WinogradOptions &options = {}, double *peak = nullptr);
 
+/// The tiling envelope of one axis (core/numerics/winograd_envelope.cpp): r x (alpha + m - 1), row-major,
+/// E[t][q + m - 1] = max over tile positions i < m of sum_j |A^T_ij| |G_jt| |B^T_j,q+i|; turned round (both indices
+/// reversed) for the transposed form. [1] on an axis without a transform.
+std::vector<double> tiling_envelope(const WinogradAxis &axis, bool transposed);
+
+/// The correlation `shape` of magnitudes `input`, `weight` with each axis's tiling envelope in place of the kernel:
+/// out[x] = sum_{c, t} weight_t sum_q E[t][q] input[x - pad - (m-1) + q]. At least the bracket winograd_correlate
+/// computes on the same magnitudes with |A^T|, |G|, |B^T| under every tile shift; with `transposed`, on the data
+/// gradient's correlation_inputs, at least winograd_transposed's under every shift.
+std::vector<double> enveloped_correlation(const Correlation &shape, const std::array<WinogradAxis, 3> &axes,
+                                          bool transposed, const double *input, const double *weight);
+
 } // namespace convcheck
