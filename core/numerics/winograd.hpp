@@ -1,8 +1,9 @@
 #pragma once
 // Winograd minimal filtering F(m, r) per spatial axis, built from interpolation points, and one engine that runs
-// it over a whole correlation: the `winograd` strategy runs it in float with the signed transforms, the Winograd
-// bound (core/numerics/winograd_bound.hpp) runs the same engine in double on absolute values with the absolute
-// transforms.
+// it over a whole correlation: the `winograd` strategy runs it in float with the signed transforms; the Winograd
+// bound (core/numerics/winograd_bound.cpp) bounds the same engine's run on absolute values with the absolute
+// transforms under every tiling by the tiling envelope, and runs the engine itself for exact fill's largest
+// intermediate.
 //
 // The transforms (Toom-Cook, transposed; Lavin and Gray, CVPR 2016; Barabasz et al., ACM TOMS 2020, section 3):
 // with alpha = m + r - 1 points p_0..p_{alpha-2} and infinity, V_k the alpha x k matrix evaluating a polynomial
