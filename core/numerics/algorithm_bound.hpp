@@ -3,16 +3,19 @@
 // `direct` is the reference's own per-element bound (core/numerics/tolerance.hpp), unchanged. docs/bounds.md
 // derives the other two and says what each still catches.
 //
-// winograd (core/numerics/winograd_bound.cpp), per element: run convcheck's own Winograd construction (the same
-//   transforms, tiles from output 0) in double on |inputs| with |A^T|, |G|, |B^T|, giving W_abs; a correct F(m, r)
-//   computation in a format of unit roundoff u is within gamma_k(u) * W_abs of the exact result (Barabasz,
-//   Anderson, Soodhalter and Gregg, "Error analysis and improving the accuracy of Winograd convolution for deep
-//   neural networks", ACM TOMS 46(4), 2020, Theorem 1's componentwise form), with k the effective number of terms:
-//   the channel sum plus, per transformed axis, the dot products of B^T, G and A^T (alpha, r and alpha terms) each
-//   plus one for the rounding of the transform constants, plus one for the product. Judged as 2*(gamma_k(u) +
-//   gamma_k(2^-53)) * W_abs plus an underflow allowance. In exact fill (integer inputs) the bound is zero when the
-//   transforms are dyadic (F(2,3)'s are) and every intermediate, scaled by their denominators, stays under the
-//   format's exact integer limit; otherwise the Winograd bound applies and the verdict says so.
+// winograd (core/numerics/winograd_bound.cpp), per element, for every tiling: a correct F(m, r) computation in a
+//   format of unit roundoff u is within gamma_k(u) * W_abs of the exact result (Barabasz, Anderson, Soodhalter and
+//   Gregg, "Error analysis and improving the accuracy of Winograd convolution for deep neural networks", ACM TOMS
+//   46(4), 2020, Theorem 1's componentwise form), W_abs its tiles' bracket |A^T| [(|G| |g|) . (|B^T| |d|)] on
+//   |inputs| and k the effective number of terms: the channel sum plus, per transformed axis, the dot products of
+//   B^T, G and A^T (alpha, r and alpha terms) each plus one for the rounding of the transform constants, plus one for
+//   the product. W_abs depends on where the tiles start; the tiling envelope W_E (core/numerics/winograd.hpp,
+//   `enveloped_correlation`) bounds it for every start, and for grad_data also the forward tiles transposed (k plus
+//   the ceil(alpha / m) per axis of their overlap-add). Judged as 2*(gamma_k(u) + gamma_k(2^-53)) * W_E plus an
+//   underflow allowance, and never below the direct bound (a partial tile computed directly). In exact fill
+//   (integer inputs) the bound is the direct one, zero, when the transforms are dyadic (F(2,3)'s are) and every
+//   intermediate of every tile shift, scaled by their denominators, stays under the format's exact integer limit;
+//   otherwise the Winograd bound applies and the verdict says so.
 //
 // fft (core/numerics/fft_bound.cpp), normwise per output signal (the spatial block of one (image, channel) of the
 //   result, or one (output, input channel) kernel of the weight gradient): with L the transform length and

@@ -139,11 +139,18 @@ std::array<TransformSet<T>, 3> transform_set(const std::array<WinogradAxis, 3> &
   return sets;
 }
 
-template <class T>
-CorrelationInputs<T> correlation_inputs(const Case &c, Direction direction, bool absolute) {
-  const Problem &p = c.problem;
-  CorrelationInputs<T> inputs;
-  Correlation &s = inputs.shape;
+namespace {
+
+template <class T> std::vector<T> widened(const Tensor &tensor, bool absolute) {
+  std::vector<T> values(static_cast<size_t>(tensor.size()));
+  visit_typed(tensor, [&](const auto *v) {
+    for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<T>(absolute ? std::abs(v[i]) : v[i]);
+  });
+  return values;
+}
+
+Correlation correlation_shape(const Problem &p, Direction direction) {
+  Correlation s;
   const bool forward = direction == Direction::output;
   s.batch = p.batch, s.groups = p.groups;
   s.in_per_group = forward ? p.in_channels_per_group() : p.out_channels_per_group();
@@ -156,13 +163,18 @@ CorrelationInputs<T> correlation_inputs(const Case &c, Direction direction, bool
     // grad_data[h] = sum_t grad_output[h + pad_begin - t] w[t] = sum_t' grad_output[h - (r-1-pad_begin) + t'] w[r-1-t']
     s.pad_begin[a] = forward ? axis.pad_begin : axis.kernel - 1 - axis.pad_begin;
   }
-  auto widen = [&](const Tensor &tensor) {
-    std::vector<T> values(static_cast<size_t>(tensor.size()));
-    visit_typed(tensor, [&](const auto *v) {
-      for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<T>(absolute ? std::abs(v[i]) : v[i]);
-    });
-    return values;
-  };
+  return s;
+}
+
+} // namespace
+
+template <class T>
+CorrelationInputs<T> correlation_inputs(const Case &c, Direction direction, bool absolute) {
+  const Problem &p = c.problem;
+  CorrelationInputs<T> inputs;
+  inputs.shape = correlation_shape(p, direction);
+  const bool forward = direction == Direction::output;
+  auto widen = [&](const Tensor &tensor) { return widened<T>(tensor, absolute); };
   inputs.input = widen(c[forward ? Role::data : Role::grad_output]);
   std::vector<T> weight = widen(c[Role::weight]);
   if (forward) {
@@ -182,9 +194,16 @@ CorrelationInputs<T> correlation_inputs(const Case &c, Direction direction, bool
   return inputs;
 }
 
+template <class T> CorrelationInputs<T> transposed_inputs(const Case &c, bool absolute) {
+  return {correlation_shape(c.problem, Direction::output), widened<T>(c[Role::grad_output], absolute),
+          widened<T>(c[Role::weight], absolute)};
+}
+
 template std::array<TransformSet<float>, 3> transform_set(const std::array<WinogradAxis, 3> &, bool);
 template std::array<TransformSet<double>, 3> transform_set(const std::array<WinogradAxis, 3> &, bool);
 template CorrelationInputs<float> correlation_inputs(const Case &, Direction, bool);
 template CorrelationInputs<double> correlation_inputs(const Case &, Direction, bool);
+template CorrelationInputs<float> transposed_inputs(const Case &, bool);
+template CorrelationInputs<double> transposed_inputs(const Case &, bool);
 
 } // namespace convcheck

@@ -1,8 +1,9 @@
 #pragma once
 // Winograd minimal filtering F(m, r) per spatial axis, built from interpolation points, and one engine that runs
-// it over a whole correlation: the `winograd` strategy runs it in float with the signed transforms, the Winograd
-// bound (core/numerics/winograd_bound.hpp) runs the same engine in double on absolute values with the absolute
-// transforms.
+// it over a whole correlation: the `winograd` strategy runs it in float with the signed transforms; the Winograd
+// bound (core/numerics/winograd_bound.cpp) bounds the same engine's run on absolute values with the absolute
+// transforms under every tiling by the tiling envelope, and runs the engine itself for exact fill's largest
+// intermediate.
 //
 // The transforms (Toom-Cook, transposed; Lavin and Gray, CVPR 2016; Barabasz et al., ACM TOMS 2020, section 3):
 // with alpha = m + r - 1 points p_0..p_{alpha-2} and infinity, V_k the alpha x k matrix evaluating a polynomial
@@ -14,7 +15,9 @@
 //
 // (the scaling by f makes B^T integer for integer points; Lavin and Gray's F(2,3) and F(4,3) G are these). In
 // several dimensions each axis applies its own matrices; an axis of kernel 1 has alpha = m = 1 and no transform.
-// Tiles start at output 0 on each axis; a last partial tile is computed whole and only its outputs in range kept.
+// Tiles start at output 0 on each axis unless shifted (WinogradOptions); a partial tile is computed whole and only
+// its outputs in range kept. The data gradient is the correlation of grad_output with the flipped kernel
+// (correlation_inputs), or the forward tiles transposed (winograd_transposed).
 
 #include <array>
 #include <cstdint>
@@ -58,6 +61,9 @@ template <class T> struct CorrelationInputs {
 /// `absolute`: every value replaced by its magnitude (for the bound). The case's tensors must be `T` or widen to it.
 template <class T>
 CorrelationInputs<T> correlation_inputs(const Case &conv_case, Direction direction, bool absolute);
+/// The data gradient's inputs for winograd_transposed: the forward Correlation with grad_output as its input and the
+/// weight as it is.
+template <class T> CorrelationInputs<T> transposed_inputs(const Case &conv_case, bool absolute);
 
 /// Why F(m, 3)-style transforms cannot run `direction` of `problem` ("" when they can): grad_weight, or an axis of
 /// kernel over 1 with a stride or dilation over 1.
@@ -73,6 +79,9 @@ template <class T> std::array<TransformSet<T>, 3> transform_set(const std::array
 
 struct WinogradOptions {
   bool drop_last_partial_tile = false; ///< injected bug winograd_tile_edge
+  /// Per axis, how many outputs before output 0 the first tile starts (0 <= shift < m): output x sits at position
+  /// (x + shift) mod m of its tile. 0 is convcheck's own tiling; a correct implementation may use any.
+  std::array<int64_t, 3> tile_shift{0, 0, 0};
 };
 
 /// Runs the correlation tile by tile; `out` receives batch * groups * out_per_group * volume(out) values.
@@ -80,5 +89,25 @@ struct WinogradOptions {
 template <class T>
 void winograd_correlate(const Correlation &shape, const std::array<TransformSet<T>, 3> &axes, const T *input,
                         const T *weight, T *out, const WinogradOptions &options = {}, double *peak = nullptr);
+
+/// The data gradient of the forward correlation `shape` by its tiles transposed (the adjoint of winograd_correlate):
+/// per tile of the output, d += B [(G g) . (A y)] per axis with A = (A^T)^T and B = (B^T)^T, the tiles' overlapping
+/// inputs summed. `grad_output` is [N][K][out], `weight` the forward one ([K][C/G][taps]); `grad_input` receives
+/// batch * groups * in_per_group * volume(in) values. `peak` as above (for magnitudes: the sums are largest at the end).
+template <class T>
+void winograd_transposed(const Correlation &shape, const std::array<TransformSet<T>, 3> &axes, const T *grad_output,
+                         const T *weight, T *grad_input, const WinogradOptions &options = {}, double *peak = nullptr);
+
+/// The tiling envelope of one axis (core/numerics/winograd_envelope.cpp): r x (alpha + m - 1), row-major,
+/// E[t][q + m - 1] = max over tile positions i < m of sum_j |A^T_ij| |G_jt| |B^T_j,q+i|; turned round (both indices
+/// reversed) for the transposed form. [1] on an axis without a transform.
+std::vector<double> tiling_envelope(const WinogradAxis &axis, bool transposed);
+
+/// The correlation `shape` of magnitudes `input`, `weight` with each axis's tiling envelope in place of the kernel:
+/// out[x] = sum_{c, t} weight_t sum_q E[t][q] input[x - pad - (m-1) + q]. At least the bracket winograd_correlate
+/// computes on the same magnitudes with |A^T|, |G|, |B^T| under every tile shift; with `transposed`, on the data
+/// gradient's correlation_inputs, at least winograd_transposed's under every shift.
+std::vector<double> enveloped_correlation(const Correlation &shape, const std::array<WinogradAxis, 3> &axes,
+                                          bool transposed, const double *input, const double *weight);
 
 } // namespace convcheck

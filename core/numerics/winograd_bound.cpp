@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -25,6 +26,28 @@ std::string spelled(const Problem &p, const std::array<WinogradAxis, 3> &axes, c
   return text;
 }
 
+// The largest intermediate of the magnitude run under every tile shift (m per transformed axis) and, for grad_data,
+// of the transposed form too: wherever the tiles start, no intermediate of either form is larger.
+double tilings_peak(const Case &c, Direction direction, const std::array<WinogradAxis, 3> &axes,
+                    const CorrelationInputs<double> &inputs, size_t size) {
+  const std::array<TransformSet<double>, 3> magnitudes = transform_set<double>(axes, /*absolute=*/true);
+  std::optional<CorrelationInputs<double>> forward;
+  if (direction == Direction::grad_data) forward = transposed_inputs<double>(c, /*absolute=*/true);
+  std::vector<double> out(size);
+  double peak = 0;
+  WinogradOptions options;
+  std::array<int64_t, 3> &shift = options.tile_shift;
+  for (shift[0] = 0; shift[0] < axes[0].m; ++shift[0])
+    for (shift[1] = 0; shift[1] < axes[1].m; ++shift[1])
+      for (shift[2] = 0; shift[2] < axes[2].m; ++shift[2]) {
+        winograd_correlate(inputs.shape, magnitudes, inputs.input.data(), inputs.weight.data(), out.data(), options, &peak);
+        if (forward)
+          winograd_transposed(forward->shape, magnitudes, forward->input.data(), forward->weight.data(), out.data(),
+                              options, &peak);
+      }
+  return peak;
+}
+
 } // namespace
 
 bool all_integers(const Tensor &tensor) {
@@ -41,40 +64,55 @@ AlgorithmBound winograd_bound(const Case &c, Direction direction, const Algorith
   if (const std::string refused = winograd_refusal(p, direction); !refused.empty())
     return {reference.bound, 0, {}, fmt::format("direct ({})", refused)};
   const std::array<WinogradAxis, 3> axes = winograd_axes(p, algorithm);
+  const size_t size = reference.bound.size();
+  AlgorithmBound bound{std::vector<double>(size), 0, {}, spelled(p, axes, algorithm)};
+  // W_abs of the correlation (for grad_data: of grad_output with the flipped kernel) and of the transposed form,
+  // each bounded over every tiling by its envelope.
   const CorrelationInputs<double> inputs = correlation_inputs<double>(c, direction, /*absolute=*/true);
-  AlgorithmBound bound{std::vector<double>(static_cast<size_t>(reference.expected.size())), 0, {},
-                       spelled(p, axes, algorithm)};
-  double peak = 0;
-  winograd_correlate(inputs.shape, transform_set<double>(axes, /*absolute=*/true), inputs.input.data(),
-                     inputs.weight.data(), bound.element.data(), {}, &peak);
+  const std::vector<double> correlated =
+      enveloped_correlation(inputs.shape, axes, false, inputs.input.data(), inputs.weight.data());
+  std::vector<double> transposed;
+  if (direction == Direction::grad_data)
+    transposed = enveloped_correlation(inputs.shape, axes, true, inputs.input.data(), inputs.weight.data());
   // The effective number of terms k, the largest power of two dividing the denominators, how many products an
-  // element mixes (for underflow), and whether every constant is exact.
-  double terms = static_cast<double>(inputs.shape.in_per_group) + 1, products = terms;
+  // element mixes (for underflow), and whether every constant is exact. The transposed form adds the overlap-add of
+  // the tiles an input falls in, ceil(alpha / m) per axis.
+  double terms = static_cast<double>(inputs.shape.in_per_group) + 1, products = terms, overlaps = 1;
   int bits = 0;
   bool dyadic = true;
   for (const WinogradAxis &axis : axes) {
     if (axis.alpha == 1) continue;
     terms += 2.0 * static_cast<double>(axis.alpha + 1) + static_cast<double>(axis.r + 1);
     products *= static_cast<double>(axis.alpha * axis.alpha * axis.r);
+    overlaps *= static_cast<double>((axis.alpha + axis.m - 1) / axis.m); // ceil(alpha / m)
     bits += axis.denominator_bits + 1; // +1: a factored transform may hold twice a row's value before halving
     dyadic = dyadic && axis.dyadic;
   }
+  if (transposed.empty()) overlaps = 0; // the correlation has none
+  else products *= overlaps;
   const DType store = result_dtype(p, direction), acc = p.precision.acc;
   const bool integers = all_integers(c[info(direction).reads[0]]) && all_integers(c[info(direction).reads[1]]);
   const double exact_limit = std::min(info(acc).exact_sum_limit, info(store).exact_sum_limit);
-  if (integers && dyadic && std::ldexp(peak, bits) <= exact_limit) {
-    std::fill(bound.element.begin(), bound.element.end(), 0.0);
+  // An element a tile computes directly (a partial tile) is within the direct bound: the bound is never below it.
+  const std::vector<double> &direct = reference.bound;
+  if (integers && dyadic && std::ldexp(tilings_peak(c, direction, axes, inputs, size), bits) <= exact_limit) {
+    bound.element = direct; // zero where the direct sum is exact too
     bound.judged_under += " (exact: integer inputs and dyadic transforms)";
     return bound;
   }
   if (integers)
     bound.judged_under += dyadic ? " (exact fill: intermediates past the exact integer limit; its bound)"
                                  : " (exact fill: transforms not exact in the format; its bound)";
-  const double u = std::max(info(acc).unit_roundoff, info(store).unit_roundoff);
-  const double relative = 2 * (gamma_of(terms, u) + gamma_of(terms, info(DType::float64).unit_roundoff));
+  const double u = std::max(info(acc).unit_roundoff, info(store).unit_roundoff), u64 = info(DType::float64).unit_roundoff;
+  const double relative = 2 * (gamma_of(terms, u) + gamma_of(terms, u64));
+  const double relative_transposed = 2 * (gamma_of(terms + overlaps, u) + gamma_of(terms + overlaps, u64));
   const double subnormal = std::max(info(acc).smallest_subnormal, info(store).smallest_subnormal);
-  const double underflow = 2 * (products + terms) * subnormal;
-  for (double &element : bound.element) element = relative * element + underflow;
+  const double underflow = 2 * (products + terms + overlaps) * subnormal;
+  for (size_t i = 0; i < size; ++i) {
+    double element = relative * correlated[i];
+    if (!transposed.empty()) element = std::max(element, relative_transposed * transposed[i]);
+    bound.element[i] = std::max(element + underflow, direct[i]);
+  }
   return bound;
 }
 

@@ -1,7 +1,8 @@
 // Correct fast algorithms behind the server protocol pass under their classes' bounds (docs/bounds.md):
 // oracles/outside/python/fast_server.py's Winograd F(4,3) (declaring "algorithm": "winograd:4" and the shapes it takes) and
 // FFT (complex64 through torch.fft, declaring "fft"), a few hundred cases in each fill; bench/fast_algorithms.sh
-// runs 20,000 of each.
+// runs 20,000 of each. The Winograd server's other tilings (issue 39: F(2,3), F(4,3), F(6,3), tiles from the padded
+// grad_output's origin or shifted, grad_data transposed) pass in every fill too.
 
 #include <cstdlib>
 
@@ -37,6 +38,19 @@ TEST_F(FastServer, WinogradPassesUnderItsBoundInEveryFill) {
       EXPECT_EQ(s["directions"][direction]["passed"].get<int>() + s["directions"][direction]["weak"].get<int>(), 150)
           << fill << " " << direction;
   }
+}
+
+TEST_F(FastServer, WinogradPassesWhereverItsTilesStart) {
+  for (int m : {2, 4, 6})
+    for (const std::string &tiling : {std::string("--shift padded"), "--shift " + std::to_string(m - 1) + " --grad-data transposed"})
+      for (const char *fill : {"normal", "exact", "mixed", "witness"}) {
+        const std::string mode = "winograd --tile " + std::to_string(m) + " " + tiling;
+        const nlohmann::json s = fuzz(mode, "--cases 100 --focus s", fill);
+        EXPECT_EQ(s["failed"], 0) << mode << " " << fill;
+        for (const char *direction : {"output", "grad_data"})
+          EXPECT_EQ(s["directions"][direction]["passed"].get<int>() + s["directions"][direction]["weak"].get<int>(), 100)
+              << mode << " " << fill << " " << direction;
+      }
 }
 
 TEST_F(FastServer, FftPassesUnderItsBoundInEveryFill) {

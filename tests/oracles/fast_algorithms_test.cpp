@@ -10,9 +10,11 @@
 
 #include "core/numerics/algorithm_bound.hpp"
 #include "core/numerics/case.hpp"
+#include "core/numerics/diff.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/numerics/winograd.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/run/focus.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
 #include "tests/oracles/edge_configs.hpp"
@@ -115,6 +117,124 @@ TEST(FastAlgorithms, ADeconvIsBoundedAsItsEquivalentConv) {
             << descriptor << " " << to_string(algorithm) << " " << to_string(direction) << ": " << outcome.detail;
       }
   }
+}
+
+// Correct float32 Winograd implementations tiled otherwise than convcheck's own (issue 39): tiles shifted by each
+// residue mod m on every axis, by a different one per axis, and aligned to the origin of the data gradient's
+// halo-padded grad_output (the full correlation, grad_output padded by r - 1 on each side: shift pad_begin mod m);
+// the data gradient both as the correlation with the flipped kernel and as the forward tiles transposed. On the
+// shapes a Winograd server declares (kernel 3, stride 1, dilation 1), every fill, F(2,3), F(4,3) and F(6,3); none
+// is flagged. Prints the flagged count per tile size and fill.
+struct Tiled {
+  std::string name;
+  std::array<int64_t, 3> shift;
+  bool transposed;
+};
+
+std::vector<Tiled> tilings(const Problem &p, Direction direction, const std::array<WinogradAxis, 3> &axes) {
+  std::vector<Tiled> each;
+  const int64_t m = axes[2].m;
+  auto residues = [&](int64_t z, int64_t y, int64_t x) {
+    std::array<int64_t, 3> shift{z, y, x};
+    for (size_t a = 0; a < 3; ++a) shift[a] = (shift[a] % axes[a].m + axes[a].m) % axes[a].m;
+    return shift;
+  };
+  for (bool transposed : {false, true}) {
+    if (transposed && direction != Direction::grad_data) continue;
+    const std::string form = transposed ? "transposed " : "";
+    for (int64_t s = 0; s < m; ++s) each.push_back({fmt::format("{}shift {}", form, s), residues(s, s, s), transposed});
+    each.push_back({form + "shift per axis", residues(1, 2, 3), transposed});
+  }
+  if (direction == Direction::grad_data) // tiles from the halo-padded grad_output's origin: output x is f = x + pad_begin
+    each.push_back({"padded origin", residues(p.axes[0].pad_begin, p.axes[1].pad_begin, p.axes[2].pad_begin), false});
+  return each;
+}
+
+Tensor winograd_tiled(const Case &c, Direction direction, const std::array<WinogradAxis, 3> &axes, const Tiled &tiled) {
+  WinogradOptions options;
+  options.tile_shift = tiled.shift;
+  const CorrelationInputs<float> inputs =
+      tiled.transposed ? transposed_inputs<float>(c, false) : correlation_inputs<float>(c, direction, false);
+  Tensor result(DType::float32, result_shape(c.problem, direction));
+  (tiled.transposed ? winograd_transposed<float> : winograd_correlate<float>)(
+      inputs.shape, transform_set<float>(axes, false), inputs.input.data(), inputs.weight.data(), result.data<float>(),
+      options, nullptr);
+  return result;
+}
+
+Support winograd_server_shapes() {
+  Support shapes{.ops = {Op::conv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
+                 .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true};
+  shapes.kernels = {3}, shapes.strides = {1}, shapes.dilations = {1};
+  return shapes;
+}
+
+// The tiling envelope is at least the magnitude bracket of every tile shift, in both forms of the data gradient
+// (docs/bounds.md, "Winograd"): what makes the bound hold wherever the tiles start.
+TEST(WinogradBound, TheEnvelopeCoversEveryTiling) {
+  const Support shapes = winograd_server_shapes();
+  for (int64_t m : {2, 4, 6})
+    for (uint64_t index = 0; index < 30; ++index) {
+      const Case c = make_case(focused_problem(5, index, shapes, "winograd").problem, FillMode::normal, 5, index);
+      const std::array<WinogradAxis, 3> axes = winograd_axes(c.problem, {AlgorithmKind::winograd, m, {}});
+      const std::array<TransformSet<double>, 3> magnitudes = transform_set<double>(axes, true);
+      for (Direction direction : {Direction::output, Direction::grad_data})
+        for (bool transposed : {false, true}) {
+          if (transposed && direction != Direction::grad_data) continue;
+          const CorrelationInputs<double> inputs = correlation_inputs<double>(c, direction, true);
+          const std::vector<double> envelope =
+              enveloped_correlation(inputs.shape, axes, transposed, inputs.input.data(), inputs.weight.data());
+          const CorrelationInputs<double> forward = transposed_inputs<double>(c, true);
+          std::vector<double> tiled(envelope.size());
+          for (const Tiled &tiling : tilings(c.problem, direction, axes)) {
+            WinogradOptions options;
+            options.tile_shift = tiling.shift;
+            if (transposed)
+              winograd_transposed(forward.shape, magnitudes, forward.input.data(), forward.weight.data(), tiled.data(), options);
+            else
+              winograd_correlate(inputs.shape, magnitudes, inputs.input.data(), inputs.weight.data(), tiled.data(), options);
+            for (size_t i = 0; i < tiled.size(); ++i)
+              ASSERT_GE(envelope[i] * (1 + 1e-12), tiled[i])
+                  << format_descriptor(c.problem) << " F(" << m << ",3) " << to_string(direction) << " "
+                  << (transposed ? "transposed " : "") << tiling.name << " element " << i;
+          }
+        }
+    }
+}
+
+TEST(FastAlgorithms, WinogradPassesUnderItsBoundWhereverItsTilesStart) {
+  const Support server_shapes = winograd_server_shapes();
+  constexpr uint64_t problems = 150;
+  int flagged_total = 0;
+  for (int64_t m : {2, 4, 6})
+    for (FillMode fill : {FillMode::normal, FillMode::exact, FillMode::mixed, FillMode::witness}) {
+      int flagged = 0, judged = 0;
+      std::string first;
+      for (uint64_t index = 0; index < problems; ++index) {
+        const uint64_t seed = 39 + static_cast<uint64_t>(m);
+        const Case c = make_case(focused_problem(seed, index, server_shapes, "winograd").problem, fill, seed, index);
+        const Reference reference = compute_reference(c);
+        const Algorithm algorithm{AlgorithmKind::winograd, m, {}};
+        const std::array<WinogradAxis, 3> axes = winograd_axes(c.problem, algorithm);
+        for (Direction direction : {Direction::output, Direction::grad_data}) {
+          const AlgorithmBound bound = algorithm_bound(c, direction, algorithm, reference[direction]);
+          for (const Tiled &tiled : tilings(c.problem, direction, axes)) {
+            const Diff diff = compare(winograd_tiled(c, direction, axes, tiled), reference[direction].expected,
+                                      bound.element);
+            ++judged;
+            if (diff.ok) continue;
+            if (flagged++ == 0)
+              first = fmt::format("{} {} {}: {} (judged under {})", format_descriptor(c.problem), to_string(direction),
+                                  tiled.name, diff.problem, bound.judged_under);
+          }
+        }
+      }
+      std::printf("F(%d,3) %s fill: %d of %d results flagged over %d problems%s%s\n", static_cast<int>(m),
+                  to_string(fill).c_str(), flagged, judged, static_cast<int>(problems), first.empty() ? "" : ", first: ",
+                  first.c_str());
+      flagged_total += flagged;
+    }
+  EXPECT_EQ(flagged_total, 0);
 }
 
 TEST(FastAlgorithms, InjectedBugsFail) {
