@@ -73,13 +73,13 @@ void aim_at_paths(Problem &p, uint64_t hash) {
 // The draw made to fit what can be fitted after it: the op (a support without conv but with deconv gets the drawn
 // conv's transpose, valid by construction; one without the drawn deconv's op but with conv its equivalent conv), formats, layouts, crops, kernels, strides and dilations; what fitting
 // leaves invalid (a deconv's output padding past a stride made 1) is drawn again by the caller.
-Problem fitted(Problem p, const Support &support, uint64_t hash) {
+Problem fitted(Problem p, const Support &support, const std::vector<const PrecisionRow *> &rows, uint64_t hash) {
   if (p.op == Op::conv && !listed(support.ops, Op::conv) && listed(support.ops, Op::deconv))
     p = transposed(p, mix64(hash ^ 2));
   if (p.op != Op::conv && !listed(support.ops, p.op) && listed(support.ops, Op::conv))
     p = equivalent_conv(p); // a drawn deconv's conv (the default draw's deconvs are transposed convs)
-  // A row it takes, drawn as a plain campaign draws it for an outside implementation (core/run/offered_rows.hpp).
-  if (const auto rows = rows_taken(support); !rows.empty()) p = within(p, rows, hash);
+  // A row it takes (fitted before the aim too, focused_problem; a deconv made here exchanges its formats' roles).
+  p = within(p, rows, hash);
   if (!listed(support.data_layouts, p.data_layout) && !support.data_layouts.empty())
     p.data_layout = pick(support.data_layouts, mix64(hash));
   if (!listed(support.weight_layouts, p.weight_layout) && !support.weight_layouts.empty())
@@ -97,14 +97,16 @@ Problem fitted(Problem p, const Support &support, uint64_t hash) {
 
 FocusedDraw focused_problem(uint64_t seed, uint64_t case_index, const Support &support, const std::string &name) {
   const uint64_t hash = mix64(mix64(seed) ^ case_index);
+  const std::vector<const PrecisionRow *> rows = rows_taken(support);
   std::string refusal;
   for (int64_t attempt = 0; attempt < max_focus_attempts; ++attempt) {
     // Attempt 0 is the unfocused campaign's own draw, so a support that takes it changes nothing.
     const uint64_t attempt_seed = attempt == 0 ? seed : mix64(seed ^ (0x666f637573ULL + static_cast<uint64_t>(attempt)));
     Problem drawn = generate_problem(attempt_seed, case_index);
-    if (const auto rows = rows_taken(support); !rows.empty()) drawn = within(drawn, rows, hash);
+    // A row it takes, drawn as a plain campaign draws it for an outside implementation (core/run/offered_rows.hpp).
+    drawn = within(drawn, rows, hash);
     if (drawn.op == Op::conv) aim_at_paths(drawn, hash);
-    Problem p = fitted(drawn, support, hash);
+    Problem p = fitted(drawn, support, rows, hash);
     refusal = support.refusal(p);
     if (refusal.empty() && is_valid(p)) return {p, attempt};
   }

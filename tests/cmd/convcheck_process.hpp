@@ -1,5 +1,6 @@
 #pragma once
-// Runs the convcheck binary under test as a user would, capturing its exit status and its stdout+stderr.
+// Runs the convcheck binary under test (or any command) as a user would, capturing its exit status and its
+// stdout+stderr.
 
 #include <array>
 #include <cstdio>
@@ -20,15 +21,20 @@ struct Invocation {
   std::string output;
 };
 
-/// `ENVIRONMENT convcheck ARGS` through the shell (ARGS may quote and redirect; ENVIRONMENT is assignments such
-/// as "TMPDIR=/x"), with stderr folded into the output.
-inline Invocation run_convcheck(const std::string &args, const std::string &environment = "") {
-  FILE *pipe = popen((environment + " " + CONVCHECK_BINARY + " " + args + " 2>&1").c_str(), "r");
+/// `COMMAND` through the shell, with stderr folded into the output.
+inline Invocation run_shell(const std::string &command) {
+  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
   std::string output;
   std::array<char, 4096> buffer{};
   while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+/// `ENVIRONMENT convcheck ARGS` through the shell (ARGS may quote and redirect; ENVIRONMENT is assignments such
+/// as "TMPDIR=/x"), with stderr folded into the output.
+inline Invocation run_convcheck(const std::string &args, const std::string &environment = "") {
+  return run_shell(environment + " " + CONVCHECK_BINARY + " " + args);
 }
 
 /// A JSON file (a --report), parsed.

@@ -12,19 +12,10 @@ namespace {
 using convcheck::testing::Invocation;
 using convcheck::testing::read_json;
 using convcheck::testing::run_convcheck;
+using convcheck::testing::run_shell;
 
 const std::string faulty_server = "/usr/bin/python3 " CONVCHECK_SOURCE_DIR "/tests/interop/faulty_server.py";
 const std::string numpy_forward = "/usr/bin/python3 " CONVCHECK_SOURCE_DIR "/tests/interop/numpy_forward.py";
-
-/// `COMMAND` through the shell, stderr folded in.
-Invocation run_shell(const std::string &command) {
-  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
 
 class EmitExternal : public convcheck::testing::ScratchDirectoryTest {
 protected:
