@@ -37,7 +37,9 @@ std::string gemm_against_loops(const Case &c) {
       if (c.fill == FillMode::exact) {
         if (std::memcmp(&want, &got, sizeof want) != 0 || std::memcmp(&want_bound, &got_bound, sizeof want) != 0)
           return element;
-      } else if (std::abs(got - want) > want_bound || std::abs(got_bound - want_bound) > 1e-12 * want_bound) {
+      } else if (std::abs(got - want) > want_bound ||
+                 // the bound's storage term moves with the value (reference_test.cpp says why)
+                 std::abs(got_bound - want_bound) > 1e-12 * want_bound + std::abs(got - want)) {
         return element;
       }
     }
