@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -62,6 +63,27 @@ std::function<Problem(uint64_t)> focused_source(const std::vector<Strategy> &str
 
 } // namespace
 
+// "I/N" with 0 <= I < N.
+std::pair<int64_t, int64_t> parse_shard(const std::string &text) {
+  int64_t index = -1, count = 0;
+  char slash = 0;
+  std::istringstream in(text);
+  if (!(in >> index >> slash >> count) || slash != '/' || !in.eof() || count < 1 || index < 0 || index >= count)
+    throw InputError(fmt::format("shard '{}' is not I/N with 0 <= I < N", text));
+  return {index, count};
+}
+
+CaseSource CampaignCli::sharded(int64_t cases, std::function<Problem(uint64_t)> config_at) {
+  const auto [index, count] = parse_shard(shard);
+  // Cases [0, cases) of the whole campaign whose index is `index` mod `count`.
+  const int64_t in_shard =
+      cases == std::numeric_limits<int64_t>::max() ? cases : std::max<int64_t>((cases - index + count - 1) / count, 0);
+  identity.shard_index = static_cast<uint64_t>(index);
+  identity.shard_count = static_cast<uint64_t>(count);
+  if (cases != std::numeric_limits<int64_t>::max()) identity.cases = cases, identity.planned_cases = in_shard;
+  return {in_shard, std::move(config_at), static_cast<uint64_t>(index), static_cast<uint64_t>(count)};
+}
+
 int unjudged_exit(const CampaignReport &report, int status) {
   bool unjudged = false;
   for (const JudgedShortfall &shortfall : judged_shortfalls(report))
@@ -75,6 +97,7 @@ int unjudged_exit(const CampaignReport &report, int status) {
 void CampaignCli::add_options(po::options_description &description) {
   description.add_options()
       ("seed", po::value(&campaign.seed)->default_value(1), "campaign seed; same seed, same cases and verdicts")
+      ("shard", po::value(&shard), "I/N: run only the cases whose index is I mod N (N shards make one campaign)")
       ("time", po::value(&campaign.time_limit_s), "stop starting new cases after this many seconds")
       ("fill", po::value(&fill)->default_value(fill), "input values: normal, exact, witness (positive integers: narrow accumulations show) or mixed")
       ("corpus", po::value(&campaign.corpus_dir)->default_value(campaign.corpus_dir),

@@ -19,6 +19,7 @@ struct CampaignCli {
   std::string report_path;
   std::string junit_path;
   std::string html_path;
+  std::string shard = "0/1"; // --shard I/N: only the cases whose index is I mod N
   int64_t saved_per_failure_kind = 1;
   double min_judged_percent = default_min_judged_percent; // core/run/judged.hpp
   std::string focus; // fuzz --focus NAME: the generated source drawn inside NAME's support (core/run/focus.hpp)
@@ -29,8 +30,8 @@ struct CampaignCli {
   /// completes the rest from the options.
   CampaignIdentity identity;
 
-  /// Adds --seed --time --fill --corpus --report --junit --html --no-shrink --max-saved --campaign and the run
-  /// options.
+  /// Adds --seed --time --fill --shard --corpus --report --junit --html --no-shrink --max-saved --campaign and the
+  /// run options.
   void add_options(po::options_description &description);
   /// Checks the values and completes `campaign`; throws InputError naming a bad one.
   void finish(const po::variables_map &map);
@@ -39,6 +40,9 @@ struct CampaignCli {
   /// offer_outside_precisions (fuzz), a drawn case whose precision some --external, --external-server or --plugin
   /// implementation is not offered gets one it is (docs/external.md).
   int run_and_report(const CaseSource &source, bool offer_outside_precisions = false) const;
+  /// The cases of a campaign of `cases` (the int64 max: unlimited, a timed run) this run's --shard takes, the config
+  /// of a case index given by `config_at`; records the shard, and the case counts of a limited run, in `identity`.
+  CaseSource sharded(int64_t cases, std::function<Problem(uint64_t)> config_at);
 };
 
 /// `status`, or exit_bad_input after one error line on stderr for each strategy the user named that was judged on

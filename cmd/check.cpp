@@ -151,9 +151,8 @@ int check_command(const std::vector<std::string> &args) {
   // One list, shared: every forked worker inherits it, and a copy per holder of the source would be paid per case.
   const auto list = std::make_shared<const std::vector<Problem>>(std::move(configs));
   cli.identity.command = "check";
-  cli.identity.cases = cli.identity.planned_cases = static_cast<int64_t>(list->size());
   return cli.run_and_report(
-      {static_cast<int64_t>(list->size()), [list](uint64_t index) { return (*list)[index]; }});
+      cli.sharded(static_cast<int64_t>(list->size()), [list](uint64_t index) { return (*list)[index]; }));
 }
 
 } // namespace convcheck

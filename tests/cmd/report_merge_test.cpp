@@ -167,3 +167,32 @@ TEST_F(ReportMerge, MergedShardsSaveWhatTheUnshardedRunSaves) {
 }
 
 } // namespace
+
+namespace {
+
+// `check --shard I/N` splits a fixed list as fuzz splits a campaign: the shards' reports merge into the unsharded
+// run's counts, every line run once.
+TEST_F(ReportMerge, CheckShardsOfAListMergeIntoTheWholeList) {
+  const std::string lines = "mb1ic1iw3oc1kw1 mb2ic2ih4iw4oc2kh3kw3 g2mb1ic4iw5oc2kw2 mb1ic3id3ih3iw3oc1kd2kh2kw2 "
+                            "mb1ic1iw7oc3kw3sw2 mb1ic2ih5iw5oc2kh1kw1 mb1ic1iw9oc1kw3dlw2";
+  auto check = [&](const std::string &name, const std::string &shard) {
+    const Invocation run = convcheck("check " + lines + " --strategies naive,direct --shard " + shard +
+                                     " --campaign list --report " + path(name + ".json"));
+    EXPECT_EQ(run.status, 0) << run.output;
+    return path(name + ".json");
+  };
+  const nlohmann::json whole = read_json(check("whole", "0/1"));
+  const Invocation merged = merge(check("c0", "0/3") + " " + check("c1", "1/3") + " " + check("c2", "2/3"));
+  ASSERT_EQ(merged.status, 0) << merged.output;
+  const nlohmann::json report = read_json(path("merged.json"));
+  EXPECT_EQ(report["cases"], 7);
+  EXPECT_EQ(report["cases"], whole["cases"]);
+  for (const char *direction : {"output", "grad_data", "grad_weight"})
+    for (const char *verdict : {"passed", "weak", "failed", "skipped"})
+      EXPECT_EQ(report["strategies"]["direct"]["directions"][direction][verdict],
+                whole["strategies"]["direct"]["directions"][direction][verdict])
+          << direction << " " << verdict;
+  EXPECT_EQ(convcheck("check " + lines + " --shard 3/3").status, 2);
+}
+
+} // namespace
