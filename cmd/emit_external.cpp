@@ -5,8 +5,6 @@
 // convcheck's bound of the case. The driver is oracles/outside/python/external_reproducer.py; the parts it shares
 // with a room's reproducer come from cmd/emit_python.hpp.
 
-#include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,7 +16,6 @@
 #include "cmd/emit_python.hpp"
 #include "core/input_error.hpp"
 #include "core/problem/descriptor.hpp"
-#include "oracles/outside/adapter.hpp"
 #include "oracles/outside/external.hpp"
 #include "oracles/outside/external_server.hpp"
 #include "oracles/outside/protocol.hpp"
@@ -33,17 +30,15 @@ struct Named {
   bool server = false;
 };
 
-/// The bytes of the case file convcheck writes a per-case command for the case: its problem and inputs only.
-std::string command_case_file(const Case &c) {
+/// The bytes of the case file convcheck writes a per-case command for the case (command_case_file).
+std::string command_case_bytes(const Case &c) {
   std::string path = (std::filesystem::temp_directory_path() / "convcheck-emit-XXXXXX").string();
   const int descriptor = mkstemp(path.data());
   if (descriptor < 0) throw InputError("repro --emit external: cannot create a temporary file");
   close(descriptor);
-  Case copy{c.problem, {}, c.seed, c.case_index, c.fill};
-  for (Role role : input_roles) copy[role] = c[role].clone();
   std::stringstream bytes;
   try {
-    write_case_file(path, CaseFile{std::move(copy), {}, {}});
+    write_case_file(path, command_case_file(c));
     bytes << std::ifstream(path, std::ios::binary).rdbuf();
   } catch (...) {
     std::filesystem::remove(path);
@@ -130,7 +125,7 @@ std::string emit_external(const CaseFile &case_file, const std::string &case_pat
       fmt::arg("strategy", python_string(runs.name)), fmt::arg("kind", runs.server ? "server" : "command"),
       fmt::arg("command", python_string(runs.command)), fmt::arg("request", python_string(request.header)),
       fmt::arg("payload", base64(request.payload)),
-      fmt::arg("case_file", runs.server ? "" : base64(command_case_file(c))),
+      fmt::arg("case_file", runs.server ? "" : base64(command_case_bytes(c))),
       fmt::arg("bounds", bounds_entries(case_file, runs.name, asked)),
       fmt::arg("sources", helper_sources({"convcheck_server", "numpy_server", "numpy_reference", "reproducer_judge"})),
       fmt::arg("driver", driver_text("external_reproducer.py")));

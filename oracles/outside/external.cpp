@@ -39,9 +39,7 @@ private:
 RunResults run_external(const ExternalSpec &spec, const Case &c) {
   const TemporaryDirectory directory;
   const std::string in = directory.file("in.h5"), out = directory.file("out.h5");
-  Case copy{c.problem, {}, c.seed, c.case_index, c.fill};
-  for (Role role : input_roles) copy[role] = c[role].clone();
-  write_case_file(in, CaseFile{std::move(copy), {}, {}});
+  write_case_file(in, command_case_file(c));
   const ProcessResult process = run_process({"/bin/sh", "-c", spec.command + " \"$@\"", "convcheck", in, out},
                                             spec.timeout_s, directory.file("output.txt"));
   if (process.termination.kind == Termination::Kind::exited && process.termination.exit_code == 77)
@@ -72,6 +70,12 @@ RunResults run_external(const ExternalSpec &spec, const Case &c) {
 }
 
 } // namespace
+
+CaseFile command_case_file(const Case &c) {
+  Case copy{c.problem, {}, c.seed, c.case_index, c.fill};
+  for (Role role : input_roles) copy[role] = c[role].clone();
+  return CaseFile{std::move(copy), {}, {}};
+}
 
 ExternalSpec parse_external(const std::string &text, const std::string &option, const std::string &value) {
   const size_t equals = text.find('=');

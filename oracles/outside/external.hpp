@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/run/strategy.hpp"
+#include "core/storage/case_file.hpp"
 
 namespace convcheck {
 
@@ -28,6 +29,10 @@ struct ExternalSpec {
 /// registered strategy's.
 ExternalSpec parse_external(const std::string &text, const std::string &option = "external",
                             const std::string &value = "command");
+
+/// The case file a command is given for case `c`: its problem and inputs, nothing else (written as v1 where v1 holds
+/// it). `repro --emit external` carries the same file in its script.
+CaseFile command_case_file(const Case &c);
 
 /// The strategy that runs the command once per case, computing all three directions from one call.
 Strategy external_strategy(const ExternalSpec &spec);
