@@ -6,7 +6,6 @@
 #   fft-server    oracles/outside/python/fast_server.py fft (complex64 through torch.fft), the default distribution
 #   wino-plugin   build/examples/libwinograd_plugin.so (F(4,3), ABI version 2), --focus on it
 #   fft-plugin    build/examples/libfft_plugin.so (forward by a radix-2 FFT in complex float), --focus on it
-#   onednn        onednn_winograd and onednn_auto, --focus onednn_winograd (AVX-512 hosts; skipped elsewhere)
 # Prints one line per run: name, fill, exit status (0: no finding), wall seconds, and the verdict counts of the
 # fast implementation per direction (passed+weak / failed / skipped). Reports and findings go to OUT.
 #
@@ -21,8 +20,7 @@ mkdir -p "$OUT"
 runs=("wino-server|--strategies naive --external-server s='/usr/bin/python3 $SRC/oracles/outside/python/fast_server.py winograd' --focus s|s"
       "fft-server|--strategies naive --external-server s='/usr/bin/python3 $SRC/oracles/outside/python/fast_server.py fft'|s"
       "wino-plugin|--strategies naive --plugin s=$BUILD/examples/libwinograd_plugin.so --focus s|s"
-      "fft-plugin|--strategies naive --plugin s=$BUILD/examples/libfft_plugin.so --focus s|s"
-      "onednn|--strategies onednn_winograd,onednn_auto --focus onednn_winograd|onednn_winograd")
+      "fft-plugin|--strategies naive --plugin s=$BUILD/examples/libfft_plugin.so --focus s|s")
 for fill in normal mixed exact; do
   for run in "${runs[@]}"; do
     IFS='|' read -r name args judged <<<"$run"

@@ -23,7 +23,7 @@ counts() { # BINARY NAME [FUZZ ARGUMENTS...]
   local status=0
   "$binary" fuzz "$@" --no-shrink --corpus "$scratch/$name-findings" --report "$scratch/$name.json" \
     >"$scratch/$name.log" 2>&1 || status=$?
-  # 1: a finding; 2 with a report: a named strategy judged on no case (onednn_winograd without AVX-512, say).
+  # 1: a finding; 2 with a report: a named strategy judged on no case (onednn_auto on a host without it, say).
   if ((status > 2)) || [[ ! -s "$scratch/$name.json" ]]; then
     echo "bench/same_counts.sh: $binary fuzz $* exited $status: $(tail -1 "$scratch/$name.log")" >&2
     exit 2

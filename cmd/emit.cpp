@@ -22,7 +22,7 @@ struct Writer {
 };
 
 const Writer writers[] = {
-    {"benchdnn", "oneDNN's benchdnn", {"onednn", "onednn_auto", "onednn_winograd"},
+    {"benchdnn", "oneDNN's benchdnn", {"onednn", "onednn_auto"},
      [](const CaseFile &c, const std::string &path, const std::string &) { return emit_benchdnn(c, path); }},
     {"c", "oneDNN's C API", {"onednn"},
      [](const CaseFile &c, const std::string &path, const std::string &) { return emit_c(c, path); }},

@@ -66,32 +66,29 @@ DirectionCode code_for(Direction direction, Op op) {
   switch (direction) {
   case Direction::output:
     return {"  pd = forward_pd;",
-            "  guarded_t src = input(data_in, &data_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0), \"src\");\n"
-            "  guarded_t wei = input(weight_in, &wei_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0), \"weights\");\n"
+            "  guarded_t src = input(data_in, data_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0), \"src\");\n"
+            "  guarded_t wei = input(weight_in, wei_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0), \"weights\");\n"
             "  guarded_t result = guarded(dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0), 0x55, \"dst\");\n"
             "  dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, src.memory}, {DNNL_ARG_WEIGHTS, wei.memory}, {DNNL_ARG_DST, result.memory},\n"
             "                            {DNNL_ARG_SCRATCHPAD, scratch.memory}};",
             "out_canonical", "N * K * O[0] * O[1] * O[2]", "C / G * KS[0] * KS[1] * KS[2]",
             "            sum[oi] += (double)data_in[di] * weight_in[wi], magnitude[oi] += fabs((double)data_in[di] * weight_in[wi]);"};
   case Direction::grad_data:
-    return {"  dnnl_@OP@_desc_t desc;\n"
-            "  CHECK(dnnl_dilated_@OP@_backward_data_desc_init(&desc, dnnl_@OP@_direct, &data_md, &wei_md, &out_md, strides,\n"
-            "                                                  dilates, pad_l, pad_r));\n"
-            "  CHECK(dnnl_primitive_desc_create(&pd, &desc, attr, engine, forward_pd));",
-            "  guarded_t dy = input(grad_output_in, &out_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0), \"diff_dst\");\n"
-            "  guarded_t wei = input(weight_in, &wei_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0), \"weights\");\n"
+    return {"  CHECK(dnnl_@OP@_backward_data_primitive_desc_create(&pd, engine, dnnl_@OP@_direct, data_md, wei_md, out_md,\n"
+            "                                                     strides, dilates, pad_l, pad_r, forward_pd, attr));",
+            "  guarded_t dy = input(grad_output_in, out_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0), \"diff_dst\");\n"
+            "  guarded_t wei = input(weight_in, wei_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0), \"weights\");\n"
             "  guarded_t result = guarded(dnnl_primitive_desc_query_md(pd, dnnl_query_diff_src_md, 0), 0x55, \"diff_src\");\n"
             "  dnnl_exec_arg_t args[] = {{DNNL_ARG_DIFF_DST, dy.memory}, {DNNL_ARG_WEIGHTS, wei.memory},\n"
             "                            {DNNL_ARG_DIFF_SRC, result.memory}, {DNNL_ARG_SCRATCHPAD, scratch.memory}};",
             "data_canonical", "N * C * I[0] * I[1] * I[2]", "K / G * KS[0] * KS[1] * KS[2]",
             "            sum[di] += (double)grad_output_in[oi] * weight_in[wi], magnitude[di] += fabs((double)grad_output_in[oi] * weight_in[wi]);"};
   case Direction::grad_weight:
-    return {"  dnnl_@OP@_desc_t desc;\n"
-            "  CHECK(dnnl_dilated_@OP@_backward_weights_desc_init(&desc, dnnl_@OP@_direct, &data_md, &wei_md, NULL, &out_md,\n"
-            "                                                     strides, dilates, pad_l, pad_r));\n"
-            "  CHECK(dnnl_primitive_desc_create(&pd, &desc, attr, engine, forward_pd));",
-            "  guarded_t src = input(data_in, &data_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0), \"src\");\n"
-            "  guarded_t dy = input(grad_output_in, &out_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0), \"diff_dst\");\n"
+    return {"  CHECK(dnnl_@OP@_backward_weights_primitive_desc_create(&pd, engine, dnnl_@OP@_direct, data_md, wei_md, NULL,\n"
+            "                                                        out_md, strides, dilates, pad_l, pad_r, forward_pd,\n"
+            "                                                        attr));",
+            "  guarded_t src = input(data_in, data_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0), \"src\");\n"
+            "  guarded_t dy = input(grad_output_in, out_canonical, dnnl_primitive_desc_query_md(pd, dnnl_query_diff_dst_md, 0), \"diff_dst\");\n"
             "  guarded_t result = guarded(dnnl_primitive_desc_query_md(pd, dnnl_query_diff_weights_md, 0), 0x55, \"diff_weights\");\n"
             "  dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, src.memory}, {DNNL_ARG_DIFF_DST, dy.memory},\n"
             "                            {DNNL_ARG_DIFF_WEIGHTS, result.memory}, {DNNL_ARG_SCRATCHPAD, scratch.memory}};",

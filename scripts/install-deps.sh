@@ -11,6 +11,7 @@
 #     slurm         the Slurm daemons, client and munge (scripts/slurm-local.sh)
 #   PyPI sets, each a venv from scripts/requirements/NAME.txt (every package pinned, its dependencies too, installed
 #   with --no-deps so that nothing floats; the file's header says what it downloads and how large it is):
+#     onednn        oneDNN 3.13 (CPU engine on its SYCL runtime) for the onednn strategies; every build needs it
 #     onnxruntime   ONNX Runtime 1.32 (CPU) with onnx, for the onnxruntime and onnxruntime_nchwc strategies
 #     torch         libtorch 2.15 for the torch and torch_native strategies (cmake -DCONVCHECK_TORCH_WHEEL=ON; opt-in)
 #     openvino      OpenVINO 2026.4 (CPU plugin), for the openvino and openvino_bf16 strategies
@@ -28,8 +29,8 @@ set -euo pipefail
 build=(
   cmake make g++ pkg-config
   libboost-program-options-dev librapidcheck-dev libhdf5-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
-  libgtest-dev libopenblas-dev libdnnl-dev
-  ocl-icd-opencl-dev # dnnl-config.cmake requires OpenCL, which libdnnl-dev only recommends
+  libgtest-dev libopenblas-dev
+  libtbb-dev # oneTBB's headers: the onednn strategy holds oneDNN 3.x's TBB threading to one thread per worker
   libgoogle-perftools-dev # tcmalloc_minimal, convcheck's malloc (CMakeLists.txt)
   # the xnnpack strategy (optional at build time, in the default set); xnnpack.h includes pthreadpool.h, which
   # libxnnpack-dev does not depend on
@@ -47,7 +48,7 @@ interop=(
 fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
 # The PyPI sets, and which Debian sets include them (their tests run in ctest).
-pypi_sets=(onnxruntime torch openvino litert jax tvm torch_mlir iree)
+pypi_sets=(onednn onnxruntime torch openvino litert jax tvm torch_mlir iree)
 test_pypi=(onnxruntime openvino litert jax tvm torch_mlir iree)
 
 list=false
@@ -59,9 +60,9 @@ packages=()
 venvs=()
 for set in "${@:-all}"; do
   case "$set" in
-    build | fuzz) packages+=("${build[@]}") ;;
-    test | sanitize) packages+=("${build[@]}" "${interop[@]}" "${slurm[@]}") venvs+=("${test_pypi[@]}") ;;
-    fuzz-reader) packages+=("${build[@]}" "${fuzz_reader[@]}") ;;
+    build | fuzz) packages+=("${build[@]}") venvs+=(onednn) ;;
+    test | sanitize) packages+=("${build[@]}" "${interop[@]}" "${slurm[@]}") venvs+=(onednn "${test_pypi[@]}") ;;
+    fuzz-reader) packages+=("${build[@]}" "${fuzz_reader[@]}") venvs+=(onednn) ;;
     slurm) packages+=("${slurm[@]}") ;;
     all) packages+=("${build[@]}" "${interop[@]}" "${slurm[@]}" "${fuzz_reader[@]}") venvs+=("${pypi_sets[@]}") ;;
     *)

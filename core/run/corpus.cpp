@@ -66,7 +66,7 @@ std::string check_upstream_bug(const CaseFile &case_file, const std::vector<Stra
   const Strategy *library = nullptr;
   for (const Strategy &strategy : real)
     if (strategy.name == finding.strategy) library = &strategy;
-  // A library strategy off by default (onednn_winograd) is in no default selection: its own cases run it.
+  // A library strategy off by default (onednn_auto) is in no default selection: its own cases run it.
   const Strategy *registered = find_strategy(finding.strategy);
   if (library == nullptr && registered != nullptr && !registered->injected && !registered->in_default_set)
     library = registered;

@@ -71,7 +71,7 @@ Descs user_descs(const Problem &config, const Geometry &g, OnednnPath path) {
 
 Descs primitive_descs(const Descs &user, const Geometry &g, OnednnPath path) {
   const auto any = [](const memory::desc &held, const memory::dims &dims) {
-    return memory::desc(dims, held.data_type(), Tag::any);
+    return memory::desc(dims, held.get_data_type(), Tag::any);
   };
   switch (path) {
   case OnednnPath::plain: return user;

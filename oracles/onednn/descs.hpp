@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include <dnnl.hpp>
+#include <oneapi/dnnl/dnnl.hpp>
 
 #include "core/problem/dtype.hpp"
 #include "core/problem/op.hpp"

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include <dnnl.hpp>
+#include <oneapi/dnnl/dnnl.hpp>
 
 #include "core/tensor/layout.hpp"
 #include "core/tensor/tensor.hpp"

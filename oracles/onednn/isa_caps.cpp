@@ -9,21 +9,26 @@ namespace convcheck {
 namespace {
 
 std::vector<DispatchValue> caps() {
-  // Each cap needs what the one below needs, plus its own (oneDNN's cpu_isa_traits.hpp builds them the same way).
-  const std::vector<std::pair<DispatchValue, std::vector<std::string>>> own = {
-      {{"sse41", "SSE41", {}}, {"sse4_1"}},
-      {{"avx2", "AVX2", {}}, {"avx2"}},
-      {{"avx512_core", "AVX512_CORE", {}}, {"avx512f", "avx512bw", "avx512vl", "avx512dq"}},
-      {{"avx512_core_bf16", "AVX512_CORE_BF16", {}}, {"avx512_vnni", "avx512_bf16"}},
-      {{"avx512_core_amx", "AVX512_CORE_AMX", {}}, {"amx_tile", "amx_bf16", "amx_int8"}},
+  // oneDNN 3.x's cpu_isa_t, as its masks nest (dnnl_types.h): each cap here needs the features of the caps it
+  // contains. avx2_vnni_2 (AVX-VNNI-INT8, AVX-NE-CONVERT: bf16 and f16 conversions on AVX2) is a branch of avx2, not
+  // below avx512_core; avx512_core_amx contains avx512_core_fp16 (both avx10_1_512 in oneDNN 3.13).
+  const std::vector<std::string> avx2 = {"sse4_1", "avx2"};
+  const auto with = [](std::vector<std::string> base, const std::vector<std::string> &own) {
+    base.insert(base.end(), own.begin(), own.end());
+    return base;
   };
-  std::vector<DispatchValue> built;
-  std::vector<std::string> needs;
-  for (const auto &[cap, features] : own) {
-    needs.insert(needs.end(), features.begin(), features.end());
-    built.push_back({cap.name, cap.environment, needs});
-  }
-  return built;
+  const std::vector<std::string> avx512_core = with(avx2, {"avx512f", "avx512bw", "avx512vl", "avx512dq"});
+  const std::vector<std::string> avx512_bf16 = with(avx512_core, {"avx512_vnni", "avx512_bf16"});
+  const std::vector<std::string> avx512_fp16 = with(avx512_bf16, {"avx512_fp16"});
+  return {
+      {"sse41", "SSE41", {"sse4_1"}},
+      {"avx2", "AVX2", avx2},
+      {"avx2_vnni_2", "AVX2_VNNI_2", with(avx2, {"avx_vnni", "avx_vnni_int8", "avx_ne_convert"})},
+      {"avx512_core", "AVX512_CORE", avx512_core},
+      {"avx512_core_bf16", "AVX512_CORE_BF16", avx512_bf16},
+      {"avx512_core_fp16", "AVX512_CORE_FP16", avx512_fp16},
+      {"avx512_core_amx", "AVX512_CORE_AMX", with(avx512_fp16, {"amx_tile", "amx_bf16", "amx_int8"})},
+  };
 }
 
 /// A campaign's caps by slot: by default 7 of 8 slots for the host's highest cap and 1 for avx2, the family most
@@ -63,15 +68,6 @@ const DispatchSetting &setting() { return *find_dispatch_setting(isa_cap_setting
 std::string isa_cap_of(const Case &conv_case) { return setting_of(conv_case, isa_cap_setting); }
 
 std::string host_lacks(const std::string &cap) { return setting().host_lacks(cap); }
-
-bool isa_cap_at_least(const std::string &cap, const std::string &floor) {
-  if (cap.empty()) return true;
-  const std::vector<DispatchValue> &values = setting().values;
-  const auto at = [&](const std::string &name) {
-    return std::find_if(values.begin(), values.end(), [&](const DispatchValue &each) { return each.name == name; });
-  };
-  return at(cap) != values.end() && at(cap) >= at(floor);
-}
 
 std::string onednn_isa_value(const std::string &cap) {
   const DispatchValue *value = setting().find(cap);

@@ -23,9 +23,6 @@ std::string isa_cap_of(const Case &conv_case);
 /// kernels: it lacks avx512bw"; an unknown cap says so.
 std::string host_lacks(const std::string &cap);
 
-/// Whether `cap` lets oneDNN run `floor`'s kernels: "" (no cap), or `floor` or a cap above it.
-bool isa_cap_at_least(const std::string &cap, const std::string &floor);
-
 /// What ONEDNN_MAX_CPU_ISA takes for `cap`: "AVX2" ("" for an unknown cap).
 std::string onednn_isa_value(const std::string &cap);
 

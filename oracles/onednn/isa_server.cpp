@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include <dnnl.h>
+#include <oneapi/dnnl/dnnl.h>
 #include <fmt/format.h>
 
 #include "core/process/wire.hpp"
@@ -29,6 +29,9 @@ std::string isa_name(dnnl_cpu_isa_t isa) {
   case dnnl_cpu_isa_avx512_core_bf16: return "avx512_core_bf16";
   case dnnl_cpu_isa_avx512_core_amx: return "avx512_core_amx";
   case dnnl_cpu_isa_avx2_vnni: return "avx2_vnni";
+  case dnnl_cpu_isa_avx2_vnni_2: return "avx2_vnni_2";
+  case dnnl_cpu_isa_avx512_core_fp16: return "avx512_core_fp16";
+  case dnnl_cpu_isa_avx512_core_amx_fp16: return "avx512_core_amx_fp16";
   default: return fmt::format("isa {:#x}", static_cast<unsigned>(isa));
   }
 }

@@ -4,9 +4,9 @@
 // row is told ran is onednn_ran's "IMPLEMENTATION (PATH path)": the kernel oneDNN chose and the path the case's
 // tensors took (a blocked path hands oneDNN no channels-last tensor).
 //
-// Versions: every row was measured on Debian 12's oneDNN 2.6.3. `fixed_in` is set only where upstream removed the
-// kernel (x64 Winograd, deleted in v3.2); the others stay open until a run on a newer oneDNN shows the corpus case
-// passing with the row lifted (`corpus run` says so).
+// Versions: every row was found on Debian 12's oneDNN 2.6.3 and re-checked on 3.13.2 (docs/findings.md, "Re-checked
+// on the current versions"); a row's range ends where that run showed the case passing. The Winograd row went with
+// the kernel (x64 Winograd was deleted in v3.2, and with it the `onednn_winograd` strategy).
 
 #include "core/problem/op.hpp"
 #include "core/run/known_bug.hpp"
@@ -33,7 +33,7 @@ bool padded_then_cropped_outer_axis(const Problem &problem) {
   return false;
 }
 
-const std::vector<std::string> every_onednn_strategy = {"onednn", "onednn_auto", "onednn_winograd"};
+const std::vector<std::string> every_onednn_strategy = {"onednn", "onednn_auto"};
 
 const KnownBugRegistration onednn_bugs{{
     .library = "oneDNN",
@@ -107,23 +107,6 @@ const KnownBugRegistration onednn_bugs{{
                 .docs = "docs/findings.md#onednn-26s-bf16-kernels-a-weight-gradient-of-an-input-width-of-1-and-a-1x1-"
                         "data-gradient-with-odd-channels",
                 .why_no_case = "its kernel needs AVX512-BF16; the hosts this table was last run on are AVX2-only",
-            },
-            {
-                .id = "onednn-wino-4x3-dgrad-pad",
-                // x64 Winograd was deleted from oneDNN in v3.2: no later version has the kernel.
-                .versions = {"2.6", "3.2"},
-                .strategies = {"onednn_auto", "onednn_winograd"},
-                .directions = {Direction::grad_data},
-                .reached =
-                    [](const Case &c, Direction, const Ran &ran) {
-                      const SpatialAxis &height = c.problem.axes[static_cast<size_t>(max_ndims - 2)];
-                      return starts_with(ran(), "jit_wino_4x3:") && height.pad_begin != height.pad_end;
-                    },
-                .reason = "the jit_wino_4x3 backward data is wrong when the top and bottom padding differ",
-                .upstream = "not reported upstream (the kernel is gone since v3.2)",
-                .docs = "docs/findings.md#onednn-26s-winograd-backward-data-is-wrong-when-the-top-and-bottom-padding-"
-                        "differ",
-                .corpus_case = "corpus/upstream/onednn_winograd-grad_data-2d4044a47e4dd040.h5",
             },
         },
 }};

@@ -6,11 +6,19 @@
 #include <cstring>
 
 #include <fmt/format.h>
+#include <oneapi/tbb/global_control.h>
 
 namespace convcheck {
 
 const dnnl::engine &cpu_engine() {
   static const dnnl::engine engine = [] {
+    // oneDNN's CPU runtime is SYCL (scripts/requirements/onednn.txt): its CPU device is Intel's OpenCL CPU runtime,
+    // which the OpenCL loader finds only when named (the wheel's .icd file names a path of its build machine).
+    setenv("OCL_ICD_FILENAMES", CONVCHECK_ONEDNN_OPENCL, 0);
+    // One thread: cases run one at a time per worker process, one worker per core, so TBB's own threads would only
+    // oversubscribe the cores (a 3-D deconv of benchdnn's lists took past the 60 s case timeout with two workers
+    // of two threads each; measured). Held for the life of the process, as the engine is.
+    static const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
     if (std::getenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY") == nullptr &&
         std::getenv("DNNL_PRIMITIVE_CACHE_CAPACITY") == nullptr)
       dnnl::set_primitive_cache_capacity(0);
@@ -67,7 +75,7 @@ GuardedMemory::Pattern GuardedMemory::pattern_of(dnnl::memory::data_type type, G
 }
 
 GuardedMemory::GuardedMemory(const dnnl::memory::desc &desc, Guard guard)
-    : size_(desc.get_size()), pattern_(pattern_of(desc.data_type(), guard)),
+    : size_(desc.get_size()), pattern_(pattern_of(desc.get_data_type(), guard)),
       buffer_(onednn_memory::allocate<std::byte>(size_ + guard_bytes)), memory_(desc, cpu_engine(), buffer_.get()) {
   // The first element, then doubling copies: a 2-byte memcpy per element is a libc call each, 2,048 per buffer, which
   // measured 7% of a oneDNN-only fuzz.

@@ -10,7 +10,7 @@
 #include <new>
 #include <stdexcept>
 
-#include <dnnl.hpp>
+#include <oneapi/dnnl/dnnl.hpp>
 
 namespace convcheck {
 

@@ -1,26 +1,25 @@
-// `onednn`: oneDNN 2.x (Debian's libdnnl 2.6) convolution primitives on the CPU, in every rank it has: 1-D, 2-D and
+// `onednn`: oneDNN 3.x (3.13 from venvs/onednn, scripts/requirements/onednn.txt) convolution primitives on the CPU, in every rank it has: 1-D, 2-D and
 // 3-D; float32, and the bf16 and f16 rows of the precision table (oneDNN accumulates them in float32), each tensor's
 // memory descriptor in its role's format (onednn_type). Its CPU convolution has no float64. A low-precision
 // combination oneDNN creates no primitive descriptor for (unimplemented: no f16 below avx512_core_fp16, no bf16
 // below avx512_core, no bf16 backward kernel with a float32 diff_dst) is skipped with that reason (missing_kernel).
 //
-// Each direction of a conv is one oneDNN primitive, created from an op descriptor as the v2 API requires (a deconv's
+// Each direction of a conv is one oneDNN primitive, its primitive descriptor made from the memory descriptors (a deconv's
 // are the deconvolution_forward / _backward_data / _backward_weights primitives with the same arguments: src is
 // the deconv's data, dst its output, weights {G, C_out/G, C_in/G, k...} held as our IOHW per group, "giohw"; oneDNN
 // takes output_padding as the destination's size, with padding_r the deconv's pad_end, so only below the stride):
 //   output      convolution_forward(forward_training)  src=data, weights=weight          -> dst
-//               (forward_inference for half the cases of onednn_winograd, oracles/onednn/onednn_winograd.cpp)
 //   grad_data   convolution_backward_data              diff_dst=grad_output, weights     -> diff_src
 //   grad_weight convolution_backward_weights (no bias) src=data, diff_dst=grad_output    -> diff_weights
 // The backward descriptors need the forward primitive descriptor as a hint; one is built per case and shared.
 //
-// Geometry translation (dnnl.hpp, convolution_forward::desc), for 1-D, 2-D and 3-D alike: tensors have rank
+// Geometry translation (dnnl.hpp, convolution_forward::primitive_desc), for 1-D, 2-D and 3-D alike: tensors have rank
 // 2 + ndims, the problem's own axes only ([N, C, W], [N, C, H, W], [N, C, D, H, W]); dilation counts from 0 in
 // oneDNN, so it gets dilation - 1; padding_l is each axis's pad_begin, padding_r its pad_end; grouped weights have
 // rank 3 + ndims {G, K/G, C/G, kernel...} ("goiw", "goihw", "goidhw"), ungrouped ones 2 + ndims {K, C, kernel...},
 // which is how frameworks call oneDNN and so selects the ungrouped kernels. `onednn` asks for convolution_direct,
-// judged under the summation bound; `onednn_winograd` and `onednn_auto` (oracles/onednn/onednn_winograd.cpp) ask for
-// convolution_winograd and convolution_auto through the same code, and each result declares the algorithm class of
+// judged under the summation bound; `onednn_auto` (oracles/onednn/onednn_auto.cpp) asks for convolution_auto
+// through the same code, and each result declares the algorithm class of
 // the kernel that ran, so it is judged under that class's bound (core/numerics/algorithm_bound.hpp). oneDNN takes negative padding only at the end of an axis and smaller than the
 // stride (onednn_refused_padding, oracles/onednn/skips.cpp, says why); other crops are skipped. Kernels with a
 // known bug are held back by the rows of oracles/onednn/known_bugs.cpp (core/run/known_bug.hpp), asked once the
@@ -54,8 +53,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include <dnnl.hpp>
-#include <dnnl_debug.h>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <oneapi/dnnl/dnnl_debug.h>
 #include <fmt/format.h>
 #include <omp.h>
 
@@ -85,11 +84,9 @@ std::string onednn_version() {
 std::string onednn_strategy_name(OnednnAlgorithm algorithm) {
   switch (algorithm) {
   case OnednnAlgorithm::direct: return "onednn";
-  case OnednnAlgorithm::automatic: return "onednn_auto";
-  case OnednnAlgorithm::winograd:
-  case OnednnAlgorithm::winograd_inference: break;
+  case OnednnAlgorithm::automatic: break;
   }
-  return "onednn_winograd";
+  return "onednn_auto";
 }
 
 namespace {
@@ -213,14 +210,8 @@ const Registration registration{{
     .run_case = [](const Case &c, const Asked &asked) {
       return onednn_results_capped(c, onednn_path(c), OnednnAlgorithm::direct, asked.run_held_back);
     },
-    // oneDNN JIT-compiles its sgemm kernels at the first gemm-based convolution of a process (tens of ms,
-    // docs/performance.md); one small case down every path pays that once, before the workers are forked.
-    .warm_up =
-        [] {
-          const Case c = make_case(parse_descriptor("mb1ic4ih6iw6oc4kh3kw3pt1pl1"), FillMode::normal, 0, 0);
-          for (OnednnPath path : {OnednnPath::plain, OnednnPath::any_weights, OnednnPath::blocked})
-            onednn_results(c, path);
-        },
+    // No warm_up: oneDNN's engine is a SYCL CPU device whose runtime keeps threads (its host-task pool, TBB's), and
+    // a process forked after it made them waits forever on its first primitive. Each worker makes its own engine.
     .identity =
         [] { return ImplementationIdentity{"oneDNN", onednn_version()}; },
     // Called for a failed direction only, so it builds only the primitive descriptor (no JIT code generation).
@@ -261,24 +252,7 @@ OnednnPath onednn_path(const Case &conv_case) {
 namespace {
 
 dnnl::algorithm dnnl_algorithm(OnednnAlgorithm algorithm) {
-  switch (algorithm) {
-  case OnednnAlgorithm::direct: return dnnl::algorithm::convolution_direct;
-  case OnednnAlgorithm::winograd:
-  case OnednnAlgorithm::winograd_inference: return dnnl::algorithm::convolution_winograd;
-  case OnednnAlgorithm::automatic: break;
-  }
-  return dnnl::algorithm::convolution_auto;
-}
-
-/// oneDNN has no kernel of the asked algorithm for the problem: for winograd that is a skip, not a finding.
-bool refused_by_winograd(const dnnl::error &error, OnednnAlgorithm algorithm) {
-  return (algorithm == OnednnAlgorithm::winograd || algorithm == OnednnAlgorithm::winograd_inference) &&
-         error.status == dnnl_unimplemented;
-}
-
-std::string no_winograd_kernel(const dnnl::error &error) {
-  return fmt::format("oneDNN {} runs no winograd convolution of this problem here ({})", onednn_version(),
-                     describe(error));
+  return algorithm == OnednnAlgorithm::direct ? dnnl::algorithm::convolution_direct : dnnl::algorithm::convolution_auto;
 }
 
 /// One direction of `runs` on `primitives`, declaring the class of the kernel that ran when the algorithm was not
@@ -290,18 +264,9 @@ void run_one(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, const Ca
     const std::string implementation = pd.impl_info_str();
     run.algorithm = onednn_algorithm_class(implementation);
     if (!run.algorithm) {
-      run.skipped = fmt::format("oneDNN ran {}, a Winograd kernel whose transforms convcheck does not know, so no "
-                                "bound can judge it (onednn_winograd.cpp lists the known ones)",
+      run.skipped = fmt::format("oneDNN ran {}, a Winograd kernel whose transforms convcheck is not told, so no "
+                                "bound can judge it",
                                 implementation);
-      return;
-    }
-    if (direction == Direction::grad_weight && run.algorithm->kind == AlgorithmKind::winograd) {
-      // Its transforms tile the sum over output positions (the kernel taps are the output, F(3x3, 4x4) with
-      // diff_dst tiles as the filter), a shape convcheck's Winograd bound, built on output tiles, does not model.
-      run.skipped = fmt::format("no bound for oneDNN's Winograd weight gradient ({}): it tiles the sum over output "
-                                "positions, which the Winograd bound (output tiles) does not model",
-                                implementation);
-      run.algorithm.reset();
       return;
     }
   }
@@ -319,9 +284,8 @@ RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algori
   if (!any_left) return runs;
   std::optional<CasePrimitives> made;
   try {
-    made.emplace(c.problem, path, dnnl_algorithm(algorithm), algorithm == OnednnAlgorithm::winograd_inference);
+    made.emplace(c.problem, path, dnnl_algorithm(algorithm));
   } catch (const dnnl::error &error) {
-    if (refused_by_winograd(error, algorithm)) return every_direction_skipped(c.problem.op, no_winograd_kernel(error));
     if (std::string missing = missing_kernel_of(c.problem, Direction::output, true, error); !missing.empty())
       return every_direction_skipped(c.problem.op, missing);
     return all_failed(c.problem.op, "threw: " + describe(error));
@@ -341,8 +305,7 @@ RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algori
       try {
         pd = primitives.of(direction);
       } catch (const dnnl::error &error) {
-        if (refused_by_winograd(error, algorithm)) run.skipped = no_winograd_kernel(error);
-        else run.skipped = missing_kernel_of(c.problem, direction, false, error);
+        run.skipped = missing_kernel_of(c.problem, direction, false, error);
         if (run.skipped.empty()) run.error = "threw: " + describe(error);
         continue;
       }
@@ -354,14 +317,12 @@ RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algori
         else
           run_one(c, path, algorithm, primitives, pd, held, direction, run, stream);
       } catch (const dnnl::error &error) {
-        if (refused_by_winograd(error, algorithm)) run.skipped = no_winograd_kernel(error);
-        else run.error = "threw: " + describe(error);
+        run.error = "threw: " + describe(error);
       } catch (const OutOfBoundsWrite &error) {
         run.error = std::string("threw: ") + error.what();
       }
     }
   } catch (const dnnl::error &error) {
-    if (refused_by_winograd(error, algorithm)) return every_direction_skipped(c.problem.op, no_winograd_kernel(error));
     return all_failed(c.problem.op, "threw: " + describe(error));
   }
   return runs;
@@ -373,7 +334,7 @@ std::string onednn_implementation(const Problem &config, Direction direction, On
                                   OnednnAlgorithm algorithm) {
   const SingleThreadInParallelRegion single_thread; // the same decomposition, so the same choice, as running
   try {
-    return CasePrimitives(config, path, dnnl_algorithm(algorithm), algorithm == OnednnAlgorithm::winograd_inference)
+    return CasePrimitives(config, path, dnnl_algorithm(algorithm))
         .of(direction)
         .impl_info_str();
   } catch (const dnnl::error &error) {

@@ -31,33 +31,27 @@ enum class OnednnPath {
 /// "plain", "any_weights", "blocked".
 std::string to_string(OnednnPath path);
 
-/// The convolution algorithm oneDNN is asked for (dnnl::algorithm::convolution_direct, _winograd, _auto): `onednn`
-/// asks for direct, `onednn_winograd` and `onednn_auto` for the others (oracles/onednn/onednn_winograd.cpp).
-/// winograd_inference is winograd with the output direction as forward_inference: oneDNN then takes the weights
-/// already transformed (its Winograd weight reorder does it), and only then runs its jit_fp32_wino_2x3 kernel.
-enum class OnednnAlgorithm : uint8_t { direct, winograd, winograd_inference, automatic };
+/// The convolution algorithm oneDNN is asked for (dnnl::algorithm::convolution_direct, _auto): `onednn` asks for
+/// direct, `onednn_auto` for auto (oracles/onednn/onednn_auto.cpp).
+enum class OnednnAlgorithm : uint8_t { direct, automatic };
 
 /// "2.6.3": the library's own version, as it reports it at run time.
 std::string onednn_version();
 
-/// The strategy that runs oneDNN with `algorithm`: onednn (direct), onednn_auto, onednn_winograd.
+/// The strategy that runs oneDNN with `algorithm`: onednn (direct), onednn_auto.
 std::string onednn_strategy_name(OnednnAlgorithm algorithm);
 
-/// The algorithm class of a oneDNN implementation by its name (impl_info_str): its Winograd kernels with their
-/// F(m, r) and interpolation points (onednn_winograd.cpp says where each comes from), everything else direct;
-/// nothing for a Winograd kernel whose transforms convcheck does not know (its result cannot be judged).
+/// The algorithm class of a oneDNN implementation by its name (impl_info_str): direct, or nothing for a Winograd
+/// kernel, whose transforms convcheck is not told (its result cannot be judged; oneDNN 3.x's CPU engine has none).
 std::optional<Algorithm> onednn_algorithm_class(const std::string &implementation);
 
 /// The path `conv_case` takes: a hash of its seed and case index (see onednn.cpp for the proportions and why).
 OnednnPath onednn_path(const Case &conv_case);
 
-/// All three directions through `path`, each in canonical layout, or why it has none. float32 only; a problem
-/// oneDNN refuses (a crop it does not take, see support/onednn_skips.cpp) fails every direction with oneDNN's error, and a weight
-/// gradient whose jit kernel oneDNN 2.6 gets wrong (a crop, see support/onednn_skips.hpp) is skipped, with the reason, unrun.
-/// With `algorithm` other than direct, each result declares the class of the kernel oneDNN ran
-/// (onednn_algorithm_class); a problem oneDNN has no winograd kernel for is skipped with oneDNN's answer, and so is
-/// a Winograd weight gradient (its kernel tiles the sum over output positions, which the Winograd bound does not
-/// model: docs/bounds.md).
+/// All three directions through `path`, each in canonical layout, or why it has none. A problem oneDNN refuses (a
+/// crop it does not take, oracles/onednn/skips.cpp) fails every direction with oneDNN's error; a low-precision one
+/// it has no kernel for is skipped with the reason. With `algorithm` auto, each result declares the class of the
+/// kernel oneDNN ran (onednn_algorithm_class).
 /// `run_held_back` runs the directions its known bugs (known_bugs.cpp) would hold back (Asked, core/run/strategy.hpp).
 RunResults onednn_results(const Case &conv_case, OnednnPath path, OnednnAlgorithm algorithm = OnednnAlgorithm::direct,
                           bool run_held_back = false);

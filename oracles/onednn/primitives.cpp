@@ -17,41 +17,32 @@ const dnnl::primitive_attr &strict_attr() {
   return attr;
 }
 
-CasePrimitives::CasePrimitives(const Problem &config, OnednnPath path, dnnl::algorithm algorithm, bool inference)
+CasePrimitives::CasePrimitives(const Problem &config, OnednnPath path, dnnl::algorithm algorithm)
     : geometry_(geometry_of(config)), user_(user_descs(config, geometry_, path)),
-      descs_(primitive_descs(user_, geometry_, path)), algorithm_(algorithm), inference_(inference) {
-  const Geometry &g = geometry_;
-  if (config.op == Op::deconv)
-    deconv_forward_.emplace(dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_training,
-                                                              dnnl::algorithm::deconvolution_direct, descs_.data,
-                                                              descs_.weight, descs_.output, g.strides, g.dilates,
-                                                              g.padding_l, g.padding_r),
-                            strict_attr(), cpu_engine());
-  else
-    forward_.emplace(forward_desc(dnnl::prop_kind::forward_training), strict_attr(), cpu_engine());
+      descs_(primitive_descs(user_, geometry_, path)), algorithm_(algorithm) {
+  if (config.op == Op::deconv) {
+    const Geometry &g = geometry_;
+    deconv_forward_.emplace(cpu_engine(), dnnl::prop_kind::forward_training, dnnl::algorithm::deconvolution_direct,
+                            descs_.data, descs_.weight, descs_.output, g.strides, g.dilates, g.padding_l, g.padding_r,
+                            strict_attr());
+  } else {
+    forward_.emplace(forward(dnnl::prop_kind::forward_training));
+  }
 }
 
 dnnl::primitive_desc CasePrimitives::of(Direction direction) const {
   if (deconv_forward_) return deconv_of(direction);
   const Geometry &g = geometry_;
   switch (direction) {
-  case Direction::output:
-    if (inference_)
-      return dnnl::convolution_forward::primitive_desc(forward_desc(dnnl::prop_kind::forward_inference),
-                                                       strict_attr(), cpu_engine());
-    return *forward_;
-  case Direction::grad_data: {
-    const dnnl::convolution_backward_data::desc desc(algorithm_, descs_.data,
-                                                     descs_.weight, descs_.output, g.strides, g.dilates,
-                                                     g.padding_l, g.padding_r);
-    return dnnl::convolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), *forward_);
-  }
-  case Direction::grad_weight: {
-    const dnnl::convolution_backward_weights::desc desc(algorithm_, descs_.data,
-                                                        descs_.weight, descs_.output, g.strides, g.dilates,
-                                                        g.padding_l, g.padding_r);
-    return dnnl::convolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(), *forward_);
-  }
+  case Direction::output: return *forward_;
+  case Direction::grad_data:
+    return dnnl::convolution_backward_data::primitive_desc(cpu_engine(), algorithm_, descs_.data, descs_.weight,
+                                                           descs_.output, g.strides, g.dilates, g.padding_l,
+                                                           g.padding_r, *forward_, strict_attr());
+  case Direction::grad_weight:
+    return dnnl::convolution_backward_weights::primitive_desc(cpu_engine(), algorithm_, descs_.data, descs_.weight,
+                                                              descs_.output, g.strides, g.dilates, g.padding_l,
+                                                              g.padding_r, *forward_, strict_attr());
   }
   throw std::logic_error("unknown direction");
 }
@@ -61,24 +52,22 @@ dnnl::primitive_desc CasePrimitives::deconv_of(Direction direction) const {
   constexpr auto direct = dnnl::algorithm::deconvolution_direct;
   switch (direction) {
   case Direction::output: return *deconv_forward_;
-  case Direction::grad_data: {
-    const dnnl::deconvolution_backward_data::desc desc(direct, descs_.data, descs_.weight, descs_.output, g.strides,
-                                                       g.dilates, g.padding_l, g.padding_r);
-    return dnnl::deconvolution_backward_data::primitive_desc(desc, strict_attr(), cpu_engine(), *deconv_forward_);
-  }
-  case Direction::grad_weight: {
-    const dnnl::deconvolution_backward_weights::desc desc(direct, descs_.data, descs_.weight, descs_.output,
-                                                          g.strides, g.dilates, g.padding_l, g.padding_r);
-    return dnnl::deconvolution_backward_weights::primitive_desc(desc, strict_attr(), cpu_engine(),
-                                                                *deconv_forward_);
-  }
+  case Direction::grad_data:
+    return dnnl::deconvolution_backward_data::primitive_desc(cpu_engine(), direct, descs_.data, descs_.weight,
+                                                             descs_.output, g.strides, g.dilates, g.padding_l,
+                                                             g.padding_r, *deconv_forward_, strict_attr());
+  case Direction::grad_weight:
+    return dnnl::deconvolution_backward_weights::primitive_desc(cpu_engine(), direct, descs_.data, descs_.weight,
+                                                                descs_.output, g.strides, g.dilates, g.padding_l,
+                                                                g.padding_r, *deconv_forward_, strict_attr());
   }
   throw std::logic_error("unknown direction");
 }
 
-dnnl::convolution_forward::desc CasePrimitives::forward_desc(dnnl::prop_kind kind) const {
-  return {kind, algorithm_, descs_.data, descs_.weight, descs_.output, geometry_.strides, geometry_.dilates,
-          geometry_.padding_l, geometry_.padding_r};
+dnnl::convolution_forward::primitive_desc CasePrimitives::forward(dnnl::prop_kind kind) const {
+  const Geometry &g = geometry_;
+  return {cpu_engine(), kind,         algorithm_,   descs_.data,  descs_.weight, descs_.output,
+          g.strides,    g.dilates,    g.padding_l,  g.padding_r,  strict_attr()};
 }
 
 } // namespace convcheck::onednn_internal

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include <dnnl.hpp>
+#include <oneapi/dnnl/dnnl.hpp>
 
 #include "core/problem/direction.hpp"
 #include "core/problem/problem.hpp"
@@ -22,9 +22,8 @@ const dnnl::primitive_attr &strict_attr();
 /// memory descriptors are made once too (oneDNN spends a few thousand instructions on each).
 class CasePrimitives {
 public:
-  /// `inference`: the output direction runs as forward_inference (the backward hint stays forward_training).
   /// Throws dnnl::error when oneDNN refuses the forward problem.
-  CasePrimitives(const Problem &config, OnednnPath path, dnnl::algorithm algorithm, bool inference = false);
+  CasePrimitives(const Problem &config, OnednnPath path, dnnl::algorithm algorithm);
 
   /// The primitive descriptor of `direction`; throws dnnl::error when oneDNN refuses the problem.
   dnnl::primitive_desc of(Direction direction) const;
@@ -36,12 +35,11 @@ public:
 private:
   /// The same for a deconv: oneDNN's deconvolution primitives, the forward one the hint of both backward ones.
   dnnl::primitive_desc deconv_of(Direction direction) const;
-  dnnl::convolution_forward::desc forward_desc(dnnl::prop_kind kind) const;
+  dnnl::convolution_forward::primitive_desc forward(dnnl::prop_kind kind) const;
 
   Geometry geometry_;
   Descs user_, descs_;
   dnnl::algorithm algorithm_;
-  bool inference_;
   std::optional<dnnl::convolution_forward::primitive_desc> forward_;          // a conv's
   std::optional<dnnl::deconvolution_forward::primitive_desc> deconv_forward_; // a deconv's
 };

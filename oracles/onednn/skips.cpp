@@ -4,7 +4,7 @@
 #include <mutex>
 #include <utility>
 
-#include <dnnl_debug.h>
+#include <oneapi/dnnl/dnnl_debug.h>
 #include <fmt/format.h>
 
 #include "core/problem/descriptor.hpp"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include <dnnl.hpp>
+#include <oneapi/dnnl/dnnl.hpp>
 
 #include "core/problem/direction.hpp"
 #include "core/problem/precision_table.hpp"

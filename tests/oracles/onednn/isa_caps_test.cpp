@@ -8,6 +8,8 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "core/input_error.hpp"
@@ -50,8 +52,8 @@ TEST(IsaCap, RefusesAnUnknownCapAndOneTheHostCannotRun) {
     set_drawn_values(isa_cap_setting, "avx2,avx9000");
     FAIL() << "no error";
   } catch (const InputError &error) {
-    EXPECT_STREQ(error.what(), "--isa-caps avx2,avx9000: unknown ISA cap 'avx9000' (known: sse41, avx2, avx512_core, "
-                               "avx512_core_bf16, avx512_core_amx)");
+    EXPECT_STREQ(error.what(), "--isa-caps avx2,avx9000: unknown ISA cap 'avx9000' (known: sse41, avx2, avx2_vnni_2, "
+                               "avx512_core, avx512_core_bf16, avx512_core_fp16, avx512_core_amx)");
   }
   for (const DispatchValue &cap : find_dispatch_setting(isa_cap_setting)->values)
     if (!host_lacks(cap.name).empty()) {
@@ -79,10 +81,18 @@ TEST(IsaCap, ACaseFileKeepsItAsIsaCap) {
 TEST(IsaCap, OnednnValuesAndOrder) {
   EXPECT_EQ(onednn_isa_value("avx512_core_bf16"), "AVX512_CORE_BF16");
   EXPECT_EQ(onednn_isa_value("avx9000"), "");
-  EXPECT_TRUE(isa_cap_at_least("", "avx512_core"));
-  EXPECT_TRUE(isa_cap_at_least("avx512_core_bf16", "avx512_core"));
-  EXPECT_FALSE(isa_cap_at_least("avx2", "avx512_core"));
-  EXPECT_FALSE(isa_cap_at_least("avx9000", "avx2"));
+  // oneDNN 3.x's caps: avx2_vnni_2 a branch of avx2, avx512_core_amx containing avx512_core_fp16.
+  EXPECT_EQ(onednn_isa_value("avx2_vnni_2"), "AVX2_VNNI_2");
+  EXPECT_EQ(onednn_isa_value("avx512_core_fp16"), "AVX512_CORE_FP16");
+  const DispatchSetting &caps = *find_dispatch_setting(isa_cap_setting);
+  const auto needs = [&](const char *cap, const char *feature) {
+    const std::vector<std::string> &features = caps.find(cap)->needs;
+    return std::find(features.begin(), features.end(), feature) != features.end();
+  };
+  EXPECT_TRUE(needs("avx2_vnni_2", "avx_ne_convert"));
+  EXPECT_FALSE(needs("avx512_core", "avx_ne_convert"));
+  EXPECT_TRUE(needs("avx512_core_amx", "avx512_fp16"));
+  EXPECT_TRUE(needs("avx512_core_amx", "amx_bf16"));
   EXPECT_EQ(find_dispatch_setting(isa_cap_setting)->assignment("avx2"), "ONEDNN_MAX_CPU_ISA=AVX2");
 }
 

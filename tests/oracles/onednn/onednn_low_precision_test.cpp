@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <dnnl.hpp>
+#include <oneapi/dnnl/dnnl.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
