@@ -1,6 +1,6 @@
 // A pool for the pages oneDNN JIT-compiles its kernels into.
 //
-// oneDNN 2.6 gives every JIT kernel its own code buffer through Xbyak's MmapAllocator: mmap 256 or 320 KiB,
+// oneDNN (2.6 as 3.13) gives every JIT kernel its own code buffer through Xbyak's MmapAllocator: mmap 256 or 320 KiB,
 // mprotect it read-write-execute, write the kernel, and at the kernel's end mprotect it back to read-write and
 // munmap it. A fuzz case has a new shape, so a case on a JIT path generates several kernels and reorders, and each
 // pays three system calls, page faults on fresh pages and, on munmap, a TLB flush. On this project's VMs page

@@ -55,7 +55,7 @@ memory::data_type onednn_type(DType dtype) {
   case DType::float32: return memory::data_type::f32;
   case DType::bfloat16: return memory::data_type::bf16;
   case DType::float16: return memory::data_type::f16;
-  case DType::float64: break; // outside the Support row: oneDNN 2.6's CPU convolution has no f64
+  case DType::float64: break; // outside the Support row: oneDNN's CPU convolution has no f64
   }
   throw std::logic_error("onednn: no oneDNN data type for " + to_string(dtype));
 }

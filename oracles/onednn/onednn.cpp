@@ -56,7 +56,6 @@
 #include <oneapi/dnnl/dnnl.hpp>
 #include <oneapi/dnnl/dnnl_debug.h>
 #include <fmt/format.h>
-#include <omp.h>
 
 #include "core/problem/descriptor.hpp"
 #include "core/run/known_bug.hpp"
@@ -90,24 +89,6 @@ std::string onednn_strategy_name(OnednnAlgorithm algorithm) {
 }
 
 namespace {
-
-/// While alive, makes oneDNN run on the calling thread alone. Cases run one at a time per worker process, one
-/// worker per core, so oneDNN's own OpenMP threads would only oversubscribe the cores: on tiny convs they made it
-/// 13x slower (measured). When the case loop was an OpenMP parallel region this was also a deadlock fix: oneDNN
-/// 2.x sizes a primitive's thread decomposition from omp_get_max_threads() but runs f(0, 1) alone whenever
-/// omp_in_parallel() (src/common/dnnl_thread.hpp), so a kernel splitting its reduction across threads waited
-/// forever at its barrier (oneDNN issue #828). And it keeps the main process single-threaded through the warm-up,
-/// which it must be to fork workers. nthreads-var is a per-thread ICV, so this touches no other thread.
-class SingleThreadInParallelRegion {
-public:
-  SingleThreadInParallelRegion() : previous_(omp_get_max_threads()) { omp_set_num_threads(1); }
-  ~SingleThreadInParallelRegion() { omp_set_num_threads(previous_); }
-  SingleThreadInParallelRegion(const SingleThreadInParallelRegion &) = delete;
-  SingleThreadInParallelRegion &operator=(const SingleThreadInParallelRegion &) = delete;
-
-private:
-  int previous_;
-};
 
 /// Runs the primitive of `direction` and returns its result in canonical layout.
 Tensor run_direction(const Case &c, OnednnPath path, const CasePrimitives &primitives, const dnnl::primitive_desc &pd,
@@ -188,14 +169,12 @@ std::vector<Precision> low_precisions() {
 
 const Registration registration{{
     .name = "onednn",
-    .description = "oneDNN 2.x direct convolution and deconvolution primitives (CPU, 1-D, 2-D and 3-D; per case plain "
-                   "layouts, any weights, or blocked layouts with reorders); float32, no float64 (oneDNN's CPU convolution has none), "
-                   "bf16 where the ISA has avx512_core and f16 with avx512_core_fp16 (else skipped with oneDNN's reason; "
-                   "deconvolution float32 only); "
-                   "crops only at the end of an axis and smaller than its stride, as oneDNN's descriptor requires "
-                   "(and no jit weight gradient of one on an outer axis padded at the beginning: a oneDNN 2.6 bug); holds "
-                   "back the jit_1x1 weight gradient of strided 1x1 convs on channels-last with under 16 input "
-                   "channels per group (oneDNN issue #6035) and two bf16 kernels (docs/findings.md); --run-held-back runs them",
+    .description = "oneDNN 3.x direct convolution and deconvolution primitives (CPU, 1-D, 2-D and 3-D; per case plain "
+                   "layouts, any weights, or blocked layouts with reorders); float32, no float64 (oneDNN's CPU "
+                   "convolution has none), bf16 where the ISA has avx512_core and f16 with avx512_core_fp16 or "
+                   "avx2_vnni_2 (else skipped with oneDNN's reason; deconvolution float32 only); crops only at the end "
+                   "of an axis and smaller than its stride, as oneDNN's descriptor requires; holds back the kernels of "
+                   "its known bugs (`strategies --known-bugs`; --run-held-back runs them)",
     .supports = {.ops = {Op::conv, Op::deconv}, .ranks = {1, 2, 3}, .dtypes = {DType::float32},
                  .precisions = low_precisions(),
                  .data_layouts = every_data_layout, .weight_layouts = every_weight_layout, .crops = true},
@@ -277,7 +256,6 @@ void run_one(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, const Ca
 
 RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, bool run_held_back) {
   RunResults runs;
-  const SingleThreadInParallelRegion single_thread;
   bool any_left = false;
   for (const DirectionInfo &each : directions(c.problem.op))
     any_left |= (runs[each.direction].skipped = missing_at_this_isa(c.problem.precision, each.direction)).empty();
@@ -332,7 +310,6 @@ WeightLayout onednn_weight_layout(const Problem &config, OnednnPath path) { retu
 
 std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path,
                                   OnednnAlgorithm algorithm) {
-  const SingleThreadInParallelRegion single_thread; // the same decomposition, so the same choice, as running
   try {
     return CasePrimitives(config, path, dnnl_algorithm(algorithm))
         .of(direction)

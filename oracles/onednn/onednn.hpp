@@ -35,7 +35,7 @@ std::string to_string(OnednnPath path);
 /// direct, `onednn_auto` for auto (oracles/onednn/onednn_auto.cpp).
 enum class OnednnAlgorithm : uint8_t { direct, automatic };
 
-/// "2.6.3": the library's own version, as it reports it at run time.
+/// "3.13.2": the library's own version, as it reports it at run time.
 std::string onednn_version();
 
 /// The strategy that runs oneDNN with `algorithm`: onednn (direct), onednn_auto.

@@ -23,8 +23,9 @@ Case case_of(const char *descriptor) { return make_case(parse_descriptor(descrip
 } // namespace
 
 // Kernels created, run and destroyed over and over, two shapes taking turns, land in the same pooled pages: the
-// pool stops growing after the first round, and every later round computes bit for bit what the first did, which
-// agreed with the reference.
+// pool stops growing after the second round, and every later round computes bit for bit what the first did, which
+// agreed with the reference. (oneDNN 3.13 maps a few more buffers in the second round than in the first, 67 against
+// 60 here, and none after: some of its kernels outlive their primitive, so the second round's overlap the first's.)
 TEST(OnednnCodePages, KernelsReusePooledPagesAndComputeTheSame) {
   if (!onednn_code_pages_enabled())
     GTEST_SKIP() << "the pool is off: compiled out under the sanitizers, or libdnnl not found";
@@ -41,11 +42,11 @@ TEST(OnednnCodePages, KernelsReusePooledPagesAndComputeTheSame) {
           << "case " << i << " " << to_string(direction);
     }
   }
-  const CodePageCounts after_first_round = onednn_code_page_counts();
-  EXPECT_GT(after_first_round.mapped, 0u);
+  EXPECT_GT(onednn_code_page_counts().mapped, 0u);
 
   constexpr int rounds = 10;
-  for (int round = 1; round < rounds; ++round)
+  CodePageCounts after_second_round;
+  for (int round = 1; round < rounds; ++round) {
     for (int i = 0; i < 2; ++i) {
       const RunResults again = onednn_results(cases[i], OnednnPath::blocked);
       for (Direction direction : all_directions) {
@@ -56,9 +57,11 @@ TEST(OnednnCodePages, KernelsReusePooledPagesAndComputeTheSame) {
             << "round " << round << " case " << i << " " << to_string(direction);
       }
     }
+    if (round == 1) after_second_round = onednn_code_page_counts();
+  }
   const CodePageCounts after = onednn_code_page_counts();
-  EXPECT_EQ(after.mapped, after_first_round.mapped);
-  EXPECT_GE(after.reused - after_first_round.reused, static_cast<size_t>(2 * (rounds - 1)));
+  EXPECT_EQ(after.mapped, after_second_round.mapped);
+  EXPECT_GE(after.reused - after_second_round.reused, static_cast<size_t>(2 * (rounds - 2)));
 }
 
 // Only oneDNN's code buffers are pooled: a mapping anyone else makes executable and unmaps is really unmapped, so
