@@ -8,6 +8,7 @@
 
 #include "core/process/wire.hpp"
 #include "oracles/onednn/isa_caps.hpp"
+#include "oracles/onednn/memory.hpp"
 #include "oracles/dispatch/cap_server.hpp"
 
 namespace convcheck {
@@ -101,9 +102,19 @@ std::string onednn_process_isa() {
   return isa;
 }
 
-RunResults onednn_results_under(const std::string &cap, const Case &conv_case, OnednnPath path,
+namespace {
+
+/// The cap a case of `cap` runs at, and whether this process runs it: at its own cap ("" is the process's), unless
+/// it was forked from one whose oneDNN runtime already ran (cpu_engine_usable_here); else a server does.
+std::string served_cap(const std::string &cap) { return cap.empty() ? onednn_process_isa() : cap; }
+bool runs_here(const std::string &cap) { return served_cap(cap) == onednn_process_isa() && cpu_engine_usable_here(); }
+
+} // namespace
+
+RunResults onednn_results_under(const std::string &requested, const Case &conv_case, OnednnPath path,
                                 OnednnAlgorithm algorithm, bool run_held_back) {
-  if (cap.empty() || cap == onednn_process_isa()) return onednn_results(conv_case, path, algorithm, run_held_back);
+  if (runs_here(requested)) return onednn_results(conv_case, path, algorithm, run_held_back);
+  const std::string cap = served_cap(requested);
   WireWriter request = request_header(Request::run, path, algorithm, conv_case.problem, run_held_back);
   request.put(conv_case.seed);
   request.put(conv_case.case_index);
@@ -127,9 +138,10 @@ RunResults onednn_results_capped(const Case &conv_case, OnednnPath path, OnednnA
   return onednn_results_under(cap, conv_case, path, algorithm, run_held_back);
 }
 
-std::string onednn_implementation_under(const std::string &cap, const Problem &config, Direction direction,
+std::string onednn_implementation_under(const std::string &requested, const Problem &config, Direction direction,
                                         OnednnPath path, OnednnAlgorithm algorithm) {
-  if (cap.empty() || cap == onednn_process_isa()) return onednn_implementation(config, direction, path, algorithm);
+  if (runs_here(requested)) return onednn_implementation(config, direction, path, algorithm);
+  const std::string cap = served_cap(requested);
   WireWriter request = request_header(Request::implementation, path, algorithm, config);
   request.put(direction);
   std::string reply, why;
@@ -143,7 +155,7 @@ std::string onednn_implementation_under(const std::string &cap, const Problem &c
 }
 
 std::string onednn_isa_under(const std::string &cap) {
-  if (cap.empty() || cap == onednn_process_isa()) return onednn_process_isa();
+  if (cap.empty() || cap == onednn_process_isa()) return onednn_process_isa(); // asks no engine
   WireWriter request;
   request.put(Request::isa);
   std::string reply, why;

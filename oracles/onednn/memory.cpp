@@ -1,6 +1,9 @@
 #include "oracles/onednn/memory.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -10,8 +13,20 @@
 
 namespace convcheck {
 
+namespace {
+
+std::atomic<pid_t> engine_made_by{0}; // the process that made the engine; 0 before
+
+} // namespace
+
+bool cpu_engine_usable_here() {
+  const pid_t maker = engine_made_by.load();
+  return maker == 0 || maker == getpid();
+}
+
 const dnnl::engine &cpu_engine() {
   static const dnnl::engine engine = [] {
+    engine_made_by = getpid();
     // oneDNN's CPU runtime is SYCL (scripts/requirements/onednn.txt): its CPU device is Intel's OpenCL CPU runtime,
     // which the OpenCL loader finds only when named (the wheel's .icd file names a path of its build machine).
     setenv("OCL_ICD_FILENAMES", CONVCHECK_ONEDNN_OPENCL, 0);

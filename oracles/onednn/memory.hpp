@@ -22,6 +22,11 @@ namespace convcheck {
 /// two thirds on the blocked path (docs/performance.md, "Machine figures behind the code").
 const dnnl::engine &cpu_engine();
 
+/// False in a process forked after its parent made the engine: oneDNN 3.x's SYCL runtime keeps threads (its host-task
+/// pool), which a fork does not copy, so the child's first primitive would wait forever. Such a process runs oneDNN
+/// through a server (oracles/onednn/isa_server.hpp), a fresh process.
+bool cpu_engine_usable_here();
+
 /// A primitive wrote into the guard after one of its buffers: a finding for that direction alone.
 struct OutOfBoundsWrite : std::runtime_error {
   using std::runtime_error::runtime_error;
