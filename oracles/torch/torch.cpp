@@ -1,8 +1,8 @@
-// `torch` and `torch_native`: PyTorch's ATen (Debian's libtorch 1.13) in process, convs and deconvs (transposed = true
-// with the output padding: ATen's SlowTranspose2d / SlowTranspose3d for float32 and float64), every direction, every rank,
-// float32, float64, and bf16 and f16 storage with every tensor in that format (ATen's CPU convolutions have no mixed
-// formats; a kernel ATen has no case for a format, as for f16 on the CPU, is skipped with ATen's message), in the
-// case's layouts, crops included.
+// `torch` and `torch_native`: PyTorch's ATen (libtorch 2.15 from venvs/torch, CMakeLists.txt) in process, convs and
+// deconvs (transposed = true with the output padding: ATen's SlowTranspose2d / SlowTranspose3d for float32 and float64,
+// MkldnnTranspose for bf16 where oneDNN has bf16), every direction, every rank, float32, float64, and bf16 and f16
+// storage with every tensor in that format (ATen's CPU convolutions have no mixed formats; a kernel ATen has no case
+// for a format is skipped with ATen's message), in the case's layouts, crops included.
 // `torch` lets ATen pick its backend as it does for any PyTorch user (Mkldnn, that is oneDNN through ideep, for most
 // float32 problems); `torch_native` switches the mkldnn backend off for the call (torch.backends.mkldnn.enabled =
 // False), so ATen's own im2col / vol2col and BLAS paths (Slow2d, SlowDilated2d, Slow3d, SlowDilated3d) are under test
@@ -42,23 +42,40 @@ struct Module {
   torch_module::RunFunction run = nullptr;
   torch_module::BackendFunction backend = nullptr;
   torch_module::CapabilityFunction capability = nullptr;
+  torch_module::VersionFunction version = nullptr;
   std::string error;
 };
 
 /// Loads the module once per process (thread-safe). The campaign does it in its warm-up, before forking workers,
 /// so that they inherit libtorch loaded and initialised instead of each paying seconds for it.
+///
+/// In a link-map namespace of its own (dlmopen), so that libtorch binds to nothing of convcheck's process but libc's
+/// kernel interface, and nothing of it to libtorch: libc10.so exports the cpuinfo it bundles (2026) and libtorch_cpu.so
+/// imports cpuinfo_isa and cpuinfo_initialize from it, but with a plain dlopen, even RTLD_LOCAL, those references bind
+/// to Debian's libcpuinfo.so.0 (2022), which XNNPACK brought into the process first (LD_DEBUG=bindings shows it), and
+/// ATen then read a cpuinfo_isa of another layout: on an AVX-512 host it chose its DEFAULT capability, and NNPACK
+/// said "Unsupported hardware" (docs/libraries/torch.md). RTLD_DEEPBIND instead binds libtorch's malloc to glibc's
+/// while convcheck frees with tcmalloc ("free(): invalid pointer"). Only plain data crosses (torch_module.hpp), so
+/// two C++ runtimes are harmless. Where dlmopen cannot load it (a sanitized build: the module's instrumentation needs
+/// the sanitizer runtime of the first namespace), it is loaded with dlopen as before, and the cpuinfo clash stays.
 const Module &module() {
   static const Module loaded = [] {
     Module m;
-    void *handle = dlopen(CONVCHECK_TORCH_MODULE, RTLD_NOW | RTLD_LOCAL);
+    void *handle = dlmopen(LM_ID_NEWLM, CONVCHECK_TORCH_MODULE, RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
-      m.error = fmt::format("cannot load the torch module {}: {}", CONVCHECK_TORCH_MODULE, dlerror());
-      return m;
+      const std::string isolated_error = dlerror();
+      handle = dlopen(CONVCHECK_TORCH_MODULE, RTLD_NOW | RTLD_LOCAL);
+      if (handle == nullptr) {
+        m.error = fmt::format("cannot load the torch module {}: {} (in a namespace of its own: {})",
+                              CONVCHECK_TORCH_MODULE, dlerror(), isolated_error);
+        return m;
+      }
     }
     m.run = reinterpret_cast<torch_module::RunFunction>(dlsym(handle, torch_module::run_symbol));
     m.backend = reinterpret_cast<torch_module::BackendFunction>(dlsym(handle, torch_module::backend_symbol));
     m.capability = reinterpret_cast<torch_module::CapabilityFunction>(dlsym(handle, torch_module::capability_symbol));
-    if (m.run == nullptr || m.backend == nullptr || m.capability == nullptr)
+    m.version = reinterpret_cast<torch_module::VersionFunction>(dlsym(handle, torch_module::version_symbol));
+    if (m.run == nullptr || m.backend == nullptr || m.capability == nullptr || m.version == nullptr)
       m.error = fmt::format("the torch module {} lacks its entry points", CONVCHECK_TORCH_MODULE);
     return m;
   }();
@@ -136,7 +153,8 @@ RunResults run_torch(const Case &c, bool mkldnn, const Asked &asked) {
     if (!runs[direction].held_back.empty()) return;
     if (*error == '\0') runs[direction].result = std::move(result);
     else if (std::string missing = missing_kernel(p, error); !missing.empty())
-      runs[direction].skipped = fmt::format("ATen 1.13 has no CPU {} kernel here: {}: {}", to_string(dtype), function, missing);
+      runs[direction].skipped = fmt::format("ATen {} has no CPU {} kernel here: {}: {}", CONVCHECK_TORCH_VERSION,
+                                            to_string(dtype), function, missing);
     else runs[direction].error = fmt::format("threw: {}: {}", function, error);
   };
   settle(Direction::output, output, results.forward_error, "at::convolution");
@@ -184,6 +202,19 @@ std::string process_capability() {
   return capability;
 }
 
+/// The libtorch the module runs and its bundled oneDNN, as the library says them ("2.15.0 (oneDNN 3.13.3)"; the
+/// module's error when it did not load): asked once.
+std::string process_version() {
+  static const std::string version = [] {
+    const Module &m = module();
+    if (!m.error.empty()) return m.error;
+    char text[128];
+    m.version(text, sizeof text);
+    return std::string(text);
+  }();
+  return version;
+}
+
 /// The strategy in this process, for oracles/torch/capability_server.hpp.
 TorchHere here(bool mkldnn) {
   return {[mkldnn](const Case &c, const Asked &asked) { return run_torch(c, mkldnn, asked); }, process_capability};
@@ -203,18 +234,23 @@ Strategy aten_strategy(const std::string &name, std::string description, bool mk
         return torch_results_capped(name, c, asked, mkldnn, here(mkldnn));
       },
       .warm_up = warm_up,
+      // One thread: the module sets ATen's intra-op threads to 1 (torch_aten.cpp).
+      .identity = [] { return ImplementationIdentity{"PyTorch ATen", process_version(), process_capability(), 1}; },
       .implementation =
           [mkldnn](const Case &c, Direction) {
-            return fmt::format("{}, {}", backend_of(c, mkldnn), torch_capability_identity(c, mkldnn, here(mkldnn)));
+            return fmt::format("{} in libtorch {}, {}", backend_of(c, mkldnn), process_version(),
+                               torch_capability_identity(c, mkldnn, here(mkldnn)));
           },
   };
 }
 
 const Registration torch{aten_strategy(
     "torch",
-    "PyTorch's ATen (libtorch " CONVCHECK_TORCH_VERSION ") at::convolution / at::convolution_backward, ATen choosing its backend (Mkldnn for "
-    "most float32 problems, else its im2col/vol2col paths); deconvs with transposed = true and output_padding (no bf16 "
-    "deconv: ATen computes it as a plain conv, held back); 1-D, 2-D, 3-D, float32, float64, bf16 and f16 (where ATen has the CPU kernel), channels-last memory "
+    "PyTorch's ATen (libtorch " CONVCHECK_TORCH_VERSION ", its Mkldnn backend on the oneDNN " CONVCHECK_TORCH_ONEDNN_VERSION
+    " it bundles) at::convolution / at::convolution_backward, ATen choosing its backend (Mkldnn for most float32 "
+    "problems, and bf16 where oneDNN has bf16 kernels; else its im2col/vol2col paths); deconvs with transposed = true "
+    "and output_padding (MkldnnTranspose for bf16 where oneDNN has bf16, else SlowTranspose2d/3d); 1-D, 2-D, 3-D, "
+    "float32, float64, bf16 and f16, channels-last memory "
     "format for NWC/NHWC/NDHWC and OHWI weights; asymmetric padding and crops through constant_pad_nd; off by default",
     /*mkldnn=*/true)};
 
@@ -233,7 +269,8 @@ const Registration torch_native{aten_strategy(
 namespace convcheck {
 namespace {
 constexpr const char *without_libtorch =
-    "libtorch was not found when convcheck was configured (find_package(Torch): install libtorch-dev, reconfigure)";
+    "built without libtorch: venvs/torch had no libtorch 2.15 when convcheck was configured (scripts/install-deps.sh "
+    "torch, then reconfigure; CMakeLists.txt, CONVCHECK_TORCH)";
 const UnbuiltRegistration torch{{"torch", without_libtorch}};
 const UnbuiltRegistration torch_native{{"torch_native", without_libtorch}};
 } // namespace
