@@ -4,8 +4,9 @@
 // Mkldnn backend ran, so the rows of oneDNN bugs reached through it decide by the shape alone
 // (oracles/onednn/bug_6035.hpp, bf16_bugs.hpp). docs/findings.md has each write-up.
 //
-// Versions: every row was measured on Debian 12's libtorch 1.13.1, and those that say so on PyTorch 2.15.0's libtorch
-// too (the opt-in build, cmake -DCONVCHECK_TORCH_WHEEL=ON). The version compared is the libtorch CMake found
+// Versions: the rows from 1.13 were measured on Debian 12's libtorch 1.13.1 (the build before issue 35), and every row
+// was run again on PyTorch 2.15.0's libtorch, which convcheck now builds against (CMakeLists.txt); docs/findings.md's
+// "PyTorch findings on 2.15" table has each one's evidence. The version compared is the libtorch CMake found
 // (Torch_VERSION), the library the module loads. A `fixed_in` is the first version run that was fixed: no version
 // between 1.13 and 2.15 was run.
 
@@ -49,6 +50,8 @@ const KnownBugRegistration torch_bugs{{
         {
             {
                 .id = "torch-onednn-6035",
+                // Still in 2.15.0's bundled oneDNN 3.13.3 (jit_1x1:avx512_core backward_weights): its reproducer
+                // crashes with 3 and 4 threads (docs/findings.md).
                 .versions = {"1.13", ""},
                 .strategies = {"torch"},
                 .directions = {Direction::grad_weight},
@@ -119,20 +122,23 @@ const KnownBugRegistration torch_bugs{{
             },
             {
                 .id = "torch-bf16-deconv-as-conv",
-                .versions = {"1.13", ""},
+                // 2.15.0 runs a bf16 deconv on MkldnnTranspose (oneDNN's deconvolution) and gets it right.
+                .versions = {"1.13", "2.15"},
                 .strategies = {"torch", "torch_native"},
                 .directions = every_direction,
                 .reached = [](const Case &c, Direction,
                               const Ran &ran) { return bf16(c) && c.problem.op == Op::deconv && ran() == "Mkldnn"; },
                 .reason = "ATen's Mkldnn backend computes a bf16 transposed convolution as a plain convolution (it "
                           "ignores transposed)",
-                .upstream = "not reported upstream (fixed in later PyTorch, by a reading of its source; not run here)",
+                .upstream = "fixed upstream: the MkldnnTranspose backend (pytorch/pytorch#92530, January 2023, so "
+                            "PyTorch 2.0) runs it as a deconvolution; 2.15.0 measured right",
                 .docs = std::string(findings) + "aten-113-computes-a-bf16-transposed-convolution-as-a-plain-convolution",
                 .why_no_case = "tests/oracles/torch/torch_low_precision_test.cpp runs the bug instead",
             },
             {
                 .id = "torch-bf16-below-onednn-cap",
-                .versions = {"1.13", ""},
+                // 2.15.0 under ONEDNN_MAX_CPU_ISA=AVX2 sends bf16 to Slow2d (measured), whose sums are the next rows'.
+                .versions = {"1.13", "2.15"},
                 .strategies = {"torch"},
                 .directions = every_direction,
                 .reached =
@@ -143,13 +149,14 @@ const KnownBugRegistration torch_bugs{{
                 .reason = "ATen sends bf16 to its Mkldnn backend by the host's ISA, not oneDNN's cap: under a cap "
                           "below avx512_core oneDNN has no bf16 convolution and ATen throws \"could not create a "
                           "primitive descriptor iterator\"",
-                .upstream = "not reported upstream",
+                .upstream = "not reported upstream; fixed by 2.15.0 (measured)",
                 .docs = std::string(findings) + "aten-113-sends-bf16-to-onednn-by-the-hosts-isa-not-onednns-cap",
                 .why_no_case = "needs an AVX-512 host (ATen sends bf16 to Mkldnn only there)",
             },
             {
                 .id = "torch-onednn-bf16-wgrad-stride",
-                .versions = {"1.13", ""},
+                // 2.15.0's oneDNN 3.13.3 still runs jit_bf16 backward_weights on the shrunk shape, and right.
+                .versions = {"1.13", "2.15"},
                 .strategies = {"torch"},
                 .directions = {Direction::grad_weight},
                 .reached =
@@ -159,7 +166,8 @@ const KnownBugRegistration torch_bugs{{
                 .reason = "ATen's Mkldnn bf16 weight gradient of a stride larger than its axis's input, or of a 3-D "
                           "depth stride above 1 with depth padding, runs oneDNN's jit_bf16 kernel, which returns "
                           "wrong values",
-                .upstream = "not reported upstream yet (the oneDNN row onednn-bf16-wgrad-stride)",
+                .upstream = "not reported upstream (the oneDNN row onednn-bf16-wgrad-stride); right on 2.15.0 (oneDNN "
+                            "3.13.3), measured",
                 .docs = std::string(findings) +
                         "onednn-26s-bf16-kernels-a-weight-gradient-of-an-input-width-of-1-and-a-1x1-data-gradient-with-"
                         "odd-channels",
@@ -167,7 +175,8 @@ const KnownBugRegistration torch_bugs{{
             },
             {
                 .id = "torch-onednn-bf16-1x1-dgrad-odd",
-                .versions = {"1.13", ""},
+                // 2.15.0's oneDNN 3.13.3 runs brgconv_1x1 there, not jit_bf16_1x1: the path is gone.
+                .versions = {"1.13", "2.15"},
                 .strategies = {"torch"},
                 .directions = {Direction::grad_data},
                 .reached =
@@ -178,7 +187,8 @@ const KnownBugRegistration torch_bugs{{
                     },
                 .reason = "ATen's Mkldnn bf16 data gradient of a 1x1 conv in channels-last memory with an odd number of "
                           "output channels per group runs oneDNN's jit_bf16_1x1 kernel, which returns wrong values",
-                .upstream = "not reported upstream yet (the oneDNN row onednn-bf16-1x1-dgrad-odd)",
+                .upstream = "not reported upstream (the oneDNN row onednn-bf16-1x1-dgrad-odd); oneDNN 3.13.3 in 2.15.0 "
+                            "runs brgconv_1x1 there, not jit_bf16_1x1 (measured)",
                 .docs = std::string(findings) +
                         "onednn-26s-bf16-kernels-a-weight-gradient-of-an-input-width-of-1-and-a-1x1-data-gradient-with-"
                         "odd-channels",
