@@ -21,6 +21,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -124,6 +126,28 @@ std::string missing_kernel(const Problem &p, const char *error) {
   return text.find("not implemented for '") != std::string::npos ? text : "";
 }
 
+int64_t divide_round_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// The class of NNPACK's forward where ATen selects NnpackSpatial (float32, 2-D or 1-D viewed as 2-D, batch of 16 or
+/// more, kernels up to 16, mkldnn off or not taken): ATen's NNPACK.cpp calls nnp_convolution_output with
+/// nnp_convolution_algorithm_auto when every stride is 1, and NNPACK's src/convolution-output.c chooses by the kernel
+/// and the output tiles: a kernel over 8 on an axis, ft16x16; else with t8 and t16 the output tiles of 8 - k + 1 and
+/// 16 - k + 1 per axis, wt8x8 (Winograd F(6x6, 3x3)) for a 3x3 kernel and ft8x8 for any other when t8 <= 4 t16, and
+/// ft16x16 otherwise. A strided problem goes image by image through nnp_convolution_inference, whose own choice
+/// convcheck does not model: judged as the strategy's (direct), so a transform there would show as a failure.
+std::optional<Algorithm> nnpack_output_class(const Problem &p) {
+  const SpatialAxis &height = p.height(), &width = p.width();
+  if (height.stride != 1 || width.stride != 1) return std::nullopt;
+  if (std::max(height.kernel, width.kernel) > 8) return Algorithm{AlgorithmKind::fft};
+  const int64_t tiles_8 = divide_round_up(height.out(), 8 - height.kernel + 1) *
+                          divide_round_up(width.out(), 8 - width.kernel + 1);
+  const int64_t tiles_16 = divide_round_up(height.out(), 16 - height.kernel + 1) *
+                           divide_round_up(width.out(), 16 - width.kernel + 1);
+  if (tiles_8 > 4 * tiles_16) return Algorithm{AlgorithmKind::fft};
+  if (height.kernel == 3 && width.kernel == 3) return Algorithm{AlgorithmKind::winograd, 6, {}};
+  return Algorithm{AlgorithmKind::fft};
+}
+
 RunResults run_torch(const Case &c, bool mkldnn, const Asked &asked) {
   RunResults runs;
   const Module &m = module();
@@ -158,6 +182,9 @@ RunResults run_torch(const Case &c, bool mkldnn, const Asked &asked) {
     else runs[direction].error = fmt::format("threw: {}: {}", function, error);
   };
   settle(Direction::output, output, results.forward_error, "at::convolution");
+  // NNPACK computes only the forward (its backward in ATen is Slow2d's), by a transform (nnpack_output_class).
+  if (!runs[Direction::output].result.empty() && ran() == "NnpackSpatial")
+    runs[Direction::output].algorithm = nnpack_output_class(p);
   settle(Direction::grad_data, grad_data, results.backward_error, "at::convolution_backward");
   settle(Direction::grad_weight, grad_weight, results.backward_error, "at::convolution_backward");
   return runs;
