@@ -158,18 +158,19 @@ RunResults run_torch(const Case &c, bool mkldnn, const Asked &asked) {
   // Known bugs (known_bugs.cpp), told ATen's backend, asked only when a row's cheaper tests pass.
   const std::string strategy = mkldnn ? "torch" : "torch_native";
   const Ran ran([&] { return backend_name(m, c, mkldnn); });
-  if (const KnownBug *bug = asked.held_back(strategy, c, Direction::output, ran))
-    return every_direction_held_back(c.problem.op, held_back_detail(*bug, ran()));
   const Problem &p = c.problem;
   const DType dtype = c[Role::data].dtype();
   Tensor output = Tensor::uninitialized(dtype, p.output_shape());
   Tensor grad_data = Tensor::uninitialized(dtype, p.data_shape());
   Tensor grad_weight = Tensor::uninitialized(dtype, p.weight_shape());
-  for (Direction direction : {Direction::grad_data, Direction::grad_weight})
+  for (Direction direction : all_directions)
     if (const KnownBug *bug = asked.held_back(strategy, c, direction, ran))
       runs[direction].held_back = held_back_detail(*bug, ran());
+  if (!runs[Direction::output].held_back.empty() && !runs[Direction::grad_data].held_back.empty() &&
+      !runs[Direction::grad_weight].held_back.empty())
+    return runs;
   torch_module::Results results;
-  results.output = raw(output);
+  results.output = runs[Direction::output].held_back.empty() ? raw(output) : nullptr;
   results.grad_data = runs[Direction::grad_data].held_back.empty() ? raw(grad_data) : nullptr;
   results.grad_weight = runs[Direction::grad_weight].held_back.empty() ? raw(grad_weight) : nullptr;
   m.run(conv_of(c, mkldnn), results);
