@@ -176,6 +176,29 @@ const KnownBugRegistration torch_bugs{{
                 .why_no_case = "its kernel needs AVX512-BF16",
             },
             {
+                .id = "torch-onednn-bf16-wgrad-3d-deep-kernel",
+                // Measured on 2.15.0 (oneDNN 3.13.3), exact fill: fails with kd3 on id2 (depth padding 1 each side),
+                // whatever the other axes, one image or two; passes with id3, kd2, channels-first, and in 2-D with
+                // kh over ih. Found by tests/oracles/torch/torch_low_precision_test.cpp's 3-D edge configs.
+                .versions = {"2.15", ""},
+                .strategies = {"torch"},
+                .directions = {Direction::grad_weight},
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      const Problem &p = c.problem;
+                      const bool channels_last = p.data_layout == DataLayout::nxc || p.weight_layout == WeightLayout::oxi;
+                      return bf16(c) && p.ndims == 3 && channels_last && p.depth().kernel > p.depth().in &&
+                             ran() == "Mkldnn";
+                    },
+                .reason = "ATen's Mkldnn bf16 weight gradient of a 3-D conv in channels-last memory whose depth kernel "
+                          "is larger than its input depth runs oneDNN's jit_bf16 kernel (avx512_core_bf16), which "
+                          "returns wrong values",
+                .upstream = "not reported upstream yet (oneDNN 3.13.3 in PyTorch 2.15.0)",
+                .docs = std::string(findings) + "pytorch-findings-on-pytorch-215-issue-35",
+                .why_no_case = "its kernel needs AVX512-BF16; `convcheck check mb1ic2id2ih3iw2oc2kd3kh1kw1pfr1pbk1_ndhwc_"
+                               "bf16:bf16:bf16:f32 --strategies torch --run-held-back --fill exact` shows it",
+            },
+            {
                 .id = "torch-onednn-bf16-1x1-dgrad-odd",
                 // 2.15.0's oneDNN 3.13.3 runs brgconv_1x1 for a conv's data gradient (right), but a bf16 deconv's
                 // output, the same computation on MkldnnTranspose, still runs jit_bf16_1x1 and fails (the first 2.15

@@ -22,6 +22,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,6 +33,7 @@
 #include "core/numerics/fill.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/problem/precision_table.hpp"
+#include "oracles/torch/aten_capability.hpp"
 #include "oracles/torch/capability_server.hpp"
 #include "oracles/torch/torch_module.hpp"
 
@@ -51,27 +53,26 @@ struct Module {
 /// Loads the module once per process (thread-safe). The campaign does it in its warm-up, before forking workers,
 /// so that they inherit libtorch loaded and initialised instead of each paying seconds for it.
 ///
-/// In a link-map namespace of its own (dlmopen), so that libtorch binds to nothing of convcheck's process but libc's
-/// kernel interface, and nothing of it to libtorch: libc10.so exports the cpuinfo it bundles (2026) and libtorch_cpu.so
-/// imports cpuinfo_isa and cpuinfo_initialize from it, but with a plain dlopen, even RTLD_LOCAL, those references bind
-/// to Debian's libcpuinfo.so.0 (2022), which XNNPACK brought into the process first (LD_DEBUG=bindings shows it), and
-/// ATen then read a cpuinfo_isa of another layout: on an AVX-512 host it chose its DEFAULT capability, and NNPACK
-/// said "Unsupported hardware" (docs/libraries/torch.md). RTLD_DEEPBIND instead binds libtorch's malloc to glibc's
-/// while convcheck frees with tcmalloc ("free(): invalid pointer"). Only plain data crosses (torch_module.hpp), so
-/// two C++ runtimes are harmless. Where dlmopen cannot load it (a sanitized build: the module's instrumentation needs
-/// the sanitizer runtime of the first namespace), it is loaded with dlopen as before, and the cpuinfo clash stays.
+/// libc10.so exports the cpuinfo it bundles (2026) and libtorch_cpu.so imports cpuinfo_isa and cpuinfo_initialize from
+/// it, but in convcheck's process those references bind to Debian's libcpuinfo.so.0 (2022), which XNNPACK brought in
+/// first (LD_DEBUG=bindings shows it; RTLD_LOCAL does not change where a library's own references bind), and ATen
+/// reads a cpuinfo_isa of another layout: on an AVX-512 host it chose its DEFAULT capability, and NNPACK says
+/// "Unsupported hardware" (docs/libraries/torch.md). Two ways out failed: RTLD_DEEPBIND binds libtorch's malloc to
+/// glibc's while convcheck frees with tcmalloc ("free(): invalid pointer"), and a link-map namespace of its own
+/// (dlmopen) gives libtorch a second libc whose pthread keys collide with the first one's (gtest's thread-local
+/// crashed). So ATen's own choice of capability is made here, by its rule (aten_capability.cpp: the best the host
+/// runs), and handed to it as ATEN_CPU_CAPABILITY when the process has none; NNPACK stays unreachable.
 const Module &module() {
   static const Module loaded = [] {
     Module m;
-    void *handle = dlmopen(LM_ID_NEWLM, CONVCHECK_TORCH_MODULE, RTLD_NOW | RTLD_LOCAL);
+    if (std::getenv("ATEN_CPU_CAPABILITY") == nullptr) {
+      const std::vector<std::string> host = host_aten_capabilities();
+      if (!host.empty()) setenv("ATEN_CPU_CAPABILITY", host.back().c_str(), 0);
+    }
+    void *handle = dlopen(CONVCHECK_TORCH_MODULE, RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
-      const std::string isolated_error = dlerror();
-      handle = dlopen(CONVCHECK_TORCH_MODULE, RTLD_NOW | RTLD_LOCAL);
-      if (handle == nullptr) {
-        m.error = fmt::format("cannot load the torch module {}: {} (in a namespace of its own: {})",
-                              CONVCHECK_TORCH_MODULE, dlerror(), isolated_error);
-        return m;
-      }
+      m.error = fmt::format("cannot load the torch module {}: {}", CONVCHECK_TORCH_MODULE, dlerror());
+      return m;
     }
     m.run = reinterpret_cast<torch_module::RunFunction>(dlsym(handle, torch_module::run_symbol));
     m.backend = reinterpret_cast<torch_module::BackendFunction>(dlsym(handle, torch_module::backend_symbol));
