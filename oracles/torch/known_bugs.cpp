@@ -10,6 +10,8 @@
 // (Torch_VERSION), the library the module loads. A `fixed_in` is the first version run that was fixed: no version
 // between 1.13 and 2.15 was run.
 
+#include <algorithm>
+
 #include "core/problem/op.hpp"
 #include "core/run/known_bug.hpp"
 #include "oracles/onednn/isa_caps.hpp"
@@ -163,7 +165,10 @@ const KnownBugRegistration torch_bugs{{
                 .directions = {Direction::grad_weight},
                 .reached =
                     [](const Case &c, Direction, const Ran &ran) {
-                      return bf16(c) && has_onednn_bf16_weight_gradient_shape(c.problem) && ran() == "Mkldnn";
+                      // A deconv's weight gradient on MkldnnTranspose too (2.15 campaign: mb1ic1iw1oc3kw3sw2pl1pr1
+                      // and mb1ic1iw1oc2kw5sw3pl2pr2, deconv, OWI weights).
+                      return bf16(c) && has_onednn_bf16_weight_gradient_shape(c.problem) &&
+                             (ran() == "Mkldnn" || ran() == "MkldnnTranspose");
                     },
                 .reason = "ATen's Mkldnn bf16 weight gradient of a stride larger than its axis's input, or of a 3-D "
                           "depth stride above 1 with depth padding, runs oneDNN's jit_bf16 kernel, which returns "
@@ -177,26 +182,35 @@ const KnownBugRegistration torch_bugs{{
             },
             {
                 .id = "torch-onednn-bf16-wgrad-3d-deep-kernel",
-                // Measured on 2.15.0 (oneDNN 3.13.3), exact fill: fails with kd3 on id2 (depth padding 1 each side),
-                // whatever the other axes, one image or two; passes with id3, kd2, channels-first, and in 2-D with
-                // kh over ih. Found by tests/oracles/torch/torch_low_precision_test.cpp's 3-D edge configs.
+                // Measured on 2.15.0 (oneDNN 3.13.3): the weight gradient fails with kd3 on id2 (depth padding 1 each
+                // side), whatever the other axes, one image or two, and with kh10 on ih8 (mb1ic2id2ih8iw1oc1kd1kh10kw1
+                // sh2pt1pb1); passes with id3, kd2, channels-first, and in 2-D with kh over ih. The forward fails the
+                // same way (g2mb1ic2id1ih3iw5oc4kd2kh1kw2pfr1pbk1pr1), and so does a deconv's data gradient, its
+                // forward conv (g3mb3ic6id1ih7iw3oc3kd3kh1kw2sd3dld3pfr3pbk3pl1, deconv): all held back, on the
+                // shape alone, more widely than measured. Found by the 3-D bf16 edge configs and the 2.15 campaign.
                 .versions = {"2.15", ""},
                 .strategies = {"torch"},
-                .directions = {Direction::grad_weight},
+                .directions = every_direction,
                 .reached =
-                    [](const Case &c, Direction, const Ran &ran) {
+                    [](const Case &c, Direction direction, const Ran &ran) {
                       const Problem &p = c.problem;
                       const bool channels_last = p.data_layout == DataLayout::nxc || p.weight_layout == WeightLayout::oxi;
-                      return bf16(c) && p.ndims == 3 && channels_last && p.depth().kernel > p.depth().in &&
-                             ran() == "Mkldnn";
+                      const bool kernel_past_input = std::any_of(p.axes.begin(), p.axes.end(), [](const SpatialAxis &axis) {
+                        return axis.kernel > axis.in;
+                      });
+                      return bf16(c) && p.ndims == 3 && channels_last && kernel_past_input &&
+                             conv_direction(p.op, direction) != Direction::grad_data &&
+                             (ran() == "Mkldnn" || ran() == "MkldnnTranspose");
                     },
-                .reason = "ATen's Mkldnn bf16 weight gradient of a 3-D conv in channels-last memory whose depth kernel "
-                          "is larger than its input depth runs oneDNN's jit_bf16 kernel (avx512_core_bf16), which "
-                          "returns wrong values",
+                .reason = "ATen's Mkldnn bf16 forward or weight gradient of a 3-D conv in channels-last memory (or a "
+                          "deconv's data or weight gradient) with a kernel larger than its input on an axis runs "
+                          "oneDNN's bf16 kernels (jit_bf16:avx512_core_bf16 for the weight gradient), which return "
+                          "wrong values",
                 .upstream = "not reported upstream yet (oneDNN 3.13.3 in PyTorch 2.15.0)",
                 .docs = std::string(findings) + "pytorch-findings-on-pytorch-215-issue-35",
                 .why_no_case = "its kernel needs AVX512-BF16; `convcheck check mb1ic2id2ih3iw2oc2kd3kh1kw1pfr1pbk1_ndhwc_"
-                               "bf16:bf16:bf16:f32 --strategies torch --run-held-back --fill exact` shows it",
+                               "bf16:bf16:bf16:f32 --strategies torch --run-held-back --fill exact` shows it, and "
+                               "docs/findings/torch215_bf16_wgrad_3d_deep_kernel.py with PyTorch alone",
             },
             {
                 .id = "torch-onednn-bf16-1x1-dgrad-odd",
