@@ -13,7 +13,8 @@
 #   with --no-deps so that nothing floats; the file's header says what it downloads and how large it is):
 #     onednn        oneDNN 3.13 (CPU engine on its SYCL runtime) for the onednn strategies; every build needs it
 #     onnxruntime   ONNX Runtime 1.32 (CPU) with onnx, for the onnxruntime and onnxruntime_nchwc strategies
-#     torch         libtorch 2.15 for the torch and torch_native strategies (cmake -DCONVCHECK_TORCH_WHEEL=ON; opt-in)
+#     torch         PyTorch 2.15: its libtorch for the torch and torch_native strategies (CMakeLists.txt builds them
+#                   whenever venvs/torch is installed) and its Python for the `--emit pytorch` scripts
 #     openvino      OpenVINO 2026.4 (CPU plugin), for the openvino and openvino_bf16 strategies
 #     litert        LiteRT 2.3 (ai-edge-litert, no TensorFlow), for the litert_xnnpack, litert_builtin and litert_reference
 #                   strategies
@@ -39,7 +40,6 @@ build=(
 # A one-node cluster for the sharded nightly test (tests/deploy/slurm_nightly.sh, scripts/slurm-local.sh).
 slurm=(slurmctld slurmd slurm-client munge)
 interop=(
-  libtorch-dev # the torch and torch_native strategies (optional at build time, off by default; their tests)
   python3-h5py python3-numpy python3-torch python3-hypothesis
   # the HTML report in a real browser (tests/interop/html_report_chromium.sh)
   chromium python3-pil fonts-dejavu-core
@@ -49,7 +49,7 @@ fuzz_reader=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
 # The PyPI sets, and which Debian sets include them (their tests run in ctest).
 pypi_sets=(onednn onnxruntime torch openvino litert jax tvm torch_mlir iree)
-test_pypi=(onnxruntime openvino litert jax tvm torch_mlir iree)
+test_pypi=(onnxruntime torch openvino litert jax tvm torch_mlir iree)
 
 list=false
 if [[ "${1:-}" == --list ]]; then

@@ -40,7 +40,7 @@ case "$mode" in
   test)
     "$root/scripts/install-deps.sh" test
     build="${CONVCHECK_BUILD_DIR:-$root/build}"
-    configure "$build"
+    configure "$build" -DCONVCHECK_TORCH=ON # the torch strategies on venvs/torch's libtorch 2.15, which test installs
     cmake --build "$build" -j"$jobs"
     cd "$build" && exec ctest --output-on-failure -j"$jobs" ;;
   sanitize)

@@ -41,11 +41,14 @@ struct Results {
 inline constexpr const char *run_symbol = "convcheck_torch_run";
 inline constexpr const char *backend_symbol = "convcheck_torch_backend";
 inline constexpr const char *capability_symbol = "convcheck_torch_capability";
+inline constexpr const char *version_symbol = "convcheck_torch_version";
 /// Computes what `results` asks for.
 using RunFunction = void (*)(const Conv &conv, Results &results);
 /// Writes ATen's choice of backend for `conv` ("Mkldnn", "Slow2d", ...) into `name`, or "none: why".
 using BackendFunction = void (*)(const Conv &conv, char *name, size_t size);
 /// Writes ATen's CPU capability in this process ("default", "avx2", "avx512") into `name`.
 using CapabilityFunction = void (*)(char *name, size_t size);
+/// Writes the libtorch version and its bundled oneDNN's into `text`: "2.15.0 (oneDNN 3.13.3)".
+using VersionFunction = void (*)(char *text, size_t size);
 
 } // namespace convcheck::torch_module

@@ -94,31 +94,35 @@ with h5py.File(sys.argv[1], 'a') as case:
   done
   [ ${#seen[@]} -eq 9 ] || { echo "FAIL: the deconv programs covered ${!seen[*]}, not 3 paths by 3 directions"; status=1; }
 fi
-# The PyTorch script, on the same cases, where /usr/bin/python3 has torch (scripts/install-deps.sh installs it for
-# the test command): it runs each op as a user would and says what it found. None of these is a torch finding, so
+# The PyTorch script, on the same cases, under the PyTorch the torch strategies run (venvs/torch/bin/python: PyTorch
+# 2.15, which scripts/install-deps.sh installs for the test command), else Debian's /usr/bin/python3 where it has torch:
+# it runs each op as a user would and says what it found. None of these is a torch finding, so
 # each is written with --emit-anyway: what is tested here is the writer's mapping of the problem. On the injected bug's case torch is
 # right (exit 0, "agreed"). #6035's shrunk case is run and its output shown, not judged: torch's values came out
 # right with 1 and 2 threads under the AVX2 cap (the over-write is past the scratchpad, which only guard bytes see;
 # the C reproducer has them), so the script does not show that bug.
-if /usr/bin/python3 -c "import torch, h5py" 2> /dev/null; then
+python=/usr/bin/python3
+[ -x "$source/venvs/torch/bin/python" ] && python="$source/venvs/torch/bin/python"
+if "$python" -c "import torch, h5py" 2> /dev/null; then
+  echo "pytorch scripts run by $python: torch $("$python" -c "import torch; print(torch.__version__)" 2> /dev/null)"
   "$convcheck" repro "$mutant" --emit pytorch --emit-anyway --out "$work/mutant.py" || { echo "FAIL: --emit pytorch on $mutant"; status=1; }
   # run from elsewhere: the script finds the case file relative to itself
-  (cd / && /usr/bin/python3 "$work/mutant.py") > "$work/mutant.py.out" 2>&1
+  (cd / && "$python" "$work/mutant.py") > "$work/mutant.py.out" 2>&1
   code=$?
   cat "$work/mutant.py.out"
   [ $code -eq 0 ] && grep -q "^agreed$" "$work/mutant.py.out" || { echo "FAIL: mutant.py exited $code"; status=1; }
   # A case under an ATen CPU capability (here ATen's `default` kernels, which every host runs): the script sets it
   # before torch dispatches, and agrees.
   cp "$mutant" "$work/default.h5"
-  /usr/bin/python3 -c "import h5py, numpy, sys; h5py.File(sys.argv[1], 'a').attrs['aten_capability'] = numpy.bytes_('default')" "$work/default.h5"
+  "$python" -c "import h5py, numpy, sys; h5py.File(sys.argv[1], 'a').attrs['aten_capability'] = numpy.bytes_('default')" "$work/default.h5"
   "$convcheck" repro "$work/default.h5" --emit pytorch --emit-anyway --out "$work/default.py" || { echo "FAIL: --emit pytorch on default.h5"; status=1; }
   grep -q '^os.environ\["ATEN_CPU_CAPABILITY"\] = "default"' "$work/default.py" || { echo "FAIL: default.py sets no capability"; status=1; }
-  /usr/bin/python3 "$work/default.py" > "$work/default.py.out" 2>&1 && grep -q "^agreed$" "$work/default.py.out" ||
+  "$python" "$work/default.py" > "$work/default.py.out" 2>&1 && grep -q "^agreed$" "$work/default.py.out" ||
     { echo "FAIL: default.py:"; cat "$work/default.py.out"; status=1; }
   upstream="$source/corpus/upstream/onednn-grad_weight-22d0a043a832b052.h5"
   "$convcheck" repro "$upstream" --emit pytorch --emit-anyway --out "$work/6035.py" || { echo "FAIL: --emit pytorch on $upstream"; status=1; }
   grep -q '^os.environ\["ONEDNN_MAX_CPU_ISA"\] = "AVX2"' "$work/6035.py" || { echo "FAIL: 6035.py sets no cap"; status=1; }
-  /usr/bin/python3 "$work/6035.py" 2 > "$work/6035.py.out" 2>&1
+  "$python" "$work/6035.py" 2 > "$work/6035.py.out" 2>&1
   echo "6035.py (2 threads) exited $?:"; cat "$work/6035.py.out"
   # Deconvs, as F.conv_transpose*d: a fuzz's shrunk finding of an injected deconv bug (deconv_outpad_zero, the output
   # padding left zero: convcheck's own bug, so torch agrees), and deconvs saved as found that give the padding
@@ -133,11 +137,11 @@ if /usr/bin/python3 -c "import torch, h5py" 2> /dev/null; then
     name=$(basename "$deconv_case" .h5)
     "$convcheck" repro "$deconv_case" --emit pytorch --emit-anyway --out "$work/$name.py" || { echo "FAIL: --emit pytorch on $name"; status=1; continue; }
     grep -q "^conv_transpose = {1: F.conv_transpose1d" "$work/$name.py" || { echo "FAIL: $name.py calls no conv_transpose"; status=1; }
-    /usr/bin/python3 "$work/$name.py" > "$work/$name.py.out" 2>&1
+    "$python" "$work/$name.py" > "$work/$name.py.out" 2>&1
     code=$?
     cat "$work/$name.py.out"
     [ $code -eq 0 ] && grep -q "^agreed$" "$work/$name.py.out" || { echo "FAIL: $name.py exited $code"; status=1; }
-    /usr/bin/python3 - "$work/$name.py" "$deconv_case" > /dev/null <<'PY' || { echo "FAIL: $name.py's float64 results are not naive's"; status=1; }
+    "$python" - "$work/$name.py" "$deconv_case" > /dev/null <<'PY' || { echo "FAIL: $name.py's float64 results are not naive's"; status=1; }
 import h5py, numpy, sys
 script, case_path = sys.argv[1:]
 sys.argv, namespace = [script], {"__file__": script}
@@ -171,15 +175,15 @@ PY
     grep -q "^got, expected, magnitude = run(torch.bfloat16)" "$work/bf16.py" || { echo "FAIL: bf16.py does not run bfloat16"; status=1; }
     sed 's/^got, expected, magnitude = run(torch.bfloat16), /got = {k: v.to(torch.bfloat16) for k, v in run(torch.float32).items()}; expected, magnitude = /' \
       "$work/bf16.py" > "$work/bf16_f32sums.py"
-    /usr/bin/python3 "$work/bf16_f32sums.py" > "$work/bf16_f32sums.out" 2>&1 && grep -q "^agreed$" "$work/bf16_f32sums.out" ||
+    "$python" "$work/bf16_f32sums.py" > "$work/bf16_f32sums.out" 2>&1 && grep -q "^agreed$" "$work/bf16_f32sums.out" ||
       { echo "FAIL: float32 sums rounded once to bfloat16 fail bf16.py's bound:"; cat "$work/bf16_f32sums.out"; status=1; }
-    /usr/bin/python3 "$work/bf16.py" > "$work/bf16.py.out" 2>&1
+    "$python" "$work/bf16.py" > "$work/bf16.py.out" 2>&1
     code=$?
     echo "bf16.py (torch's own bfloat16 conv on this host) exited $code:"; cat "$work/bf16.py.out"
     { [ $code -eq 0 ] && grep -q "^agreed$" "$work/bf16.py.out"; } || { [ $code -eq 1 ] && grep -q "^the bug shows$" "$work/bf16.py.out"; } ||
       { echo "FAIL: bf16.py exited $code"; status=1; }
   fi
 else
-  echo "torch or h5py missing from /usr/bin/python3: the pytorch scripts are not run"
+  echo "torch or h5py missing from $python: the pytorch scripts are not run"
 fi
 exit $status

@@ -1,4 +1,4 @@
-// The ATen side of the torch strategies (oracles/torch/torch.cpp): a shared module linking libtorch 1.13 and nothing of
+// The ATen side of the torch strategies (oracles/torch/torch.cpp): a shared module linking libtorch 2.15 and nothing of
 // convcheck (oracles/torch/torch_module.hpp says why), loaded on first use.
 //
 // What ATen is asked, per direction, with no bias and no autograd (c10::InferenceMode):
@@ -46,6 +46,7 @@
 #include <ATen/ops/convolution_backward.h>
 #include <ATen/ops/from_blob.h>
 #include <c10/core/InferenceMode.h>
+#include <torch/headeronly/version.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -227,9 +228,7 @@ const char *backend_name(at::native::ConvBackend backend) {
   case ConvBackend::MiopenDepthwise: return "MiopenDepthwise";
   case ConvBackend::MiopenTranspose: return "MiopenTranspose";
   case ConvBackend::Mkldnn: return "Mkldnn";
-#if CONVCHECK_TORCH_MAJOR >= 2
-  case ConvBackend::MkldnnTranspose: return "MkldnnTranspose"; // 2.x: oneDNN's deconvolution, not Slow*Transpose
-#endif
+  case ConvBackend::MkldnnTranspose: return "MkldnnTranspose"; // oneDNN's deconvolution
   case ConvBackend::MkldnnEmpty: return "MkldnnEmpty";
   case ConvBackend::NnpackSpatial: return "NnpackSpatial";
   case ConvBackend::Overrideable: return "Overrideable";
@@ -290,16 +289,11 @@ extern "C" void convcheck_torch_backend(const Conv &c, char *name, size_t size) 
     const MkldnnSwitch mkldnn(c.mkldnn);
     const Inputs in = inputs_of(c);
     const Geometry &g = in.geometry;
-#if CONVCHECK_TORCH_MAJOR >= 2 // symbolic sizes, and the bias's sizes last
+    // symbolic sizes, and the bias's sizes last
     const at::native::ConvBackend backend = at::native::select_conv_backend(
         in.data, in.weight, std::nullopt, c10::fromIntArrayRefSlow(g.stride), c10::fromIntArrayRefSlow(g.padding),
         c10::fromIntArrayRefSlow(g.dilation), c.transposed, c10::fromIntArrayRefSlow(g.output_padding),
         c10::SymInt(c.groups), std::nullopt);
-#else
-    const at::native::ConvBackend backend =
-        at::native::select_conv_backend(in.data, in.weight, c10::nullopt, g.stride, g.padding, g.dilation,
-                                        c.transposed, g.output_padding, c.groups);
-#endif
     std::snprintf(name, size, "%s", backend_name(backend));
   } catch (const std::exception &error) {
     char message[400];
@@ -309,16 +303,20 @@ extern "C" void convcheck_torch_backend(const Conv &c, char *name, size_t size) 
 }
 
 /// ATen's CPU capability in this process ("default", "avx2", "avx512"; ATEN_CPU_CAPABILITY's spelling), fixed at its
-/// first dispatch. 2.x exports at::get_cpu_capability ("DEFAULT", "AVX2", "AVX512"); 1.13 does not, so there this
-/// reads the line "CPU capability usage: AVX2" of at::show_config (ATen/Version.cpp), which asks it ("NO AVX").
+/// first dispatch: at::get_cpu_capability says "DEFAULT", "AVX2", "AVX512".
 extern "C" void convcheck_torch_capability(char *name, size_t size) {
-#if CONVCHECK_TORCH_MAJOR >= 2
   const std::string usage = at::get_cpu_capability();
-#else
-  const std::string config = at::show_config(), label = "CPU capability usage: ";
-  const size_t at = config.find(label);
-  const std::string usage = at == std::string::npos ? "" : config.substr(at + label.size(), config.find('\n', at) - at - label.size());
-#endif
   std::snprintf(name, size, "%s", usage == "AVX512" ? "avx512" : usage == "AVX2" ? "avx2"
-                                  : usage == "NO AVX" || usage == "DEFAULT" ? "default" : "unknown");
+                                  : usage == "DEFAULT" ? "default" : "unknown");
+}
+
+/// The libtorch this module runs on and the oneDNN its Mkldnn backend bundles, as the library says them at run time:
+/// "2.15.0 (oneDNN 3.13.3)". at::get_mkldnn_version says "Intel(R) MKL-DNN v3.13.3 (Git Hash ...)".
+extern "C" void convcheck_torch_version(char *text, size_t size) {
+  const std::string onednn = at::get_mkldnn_version(), label = "MKL-DNN v";
+  const size_t begin = onednn.find(label);
+  const std::string onednn_version =
+      begin == std::string::npos ? "unknown"
+                                 : onednn.substr(begin + label.size(), onednn.find(' ', begin + label.size()) - begin - label.size());
+  std::snprintf(text, size, "%s (oneDNN %s)", TORCH_VERSION, onednn_version.c_str());
 }

@@ -22,10 +22,11 @@ std::string error_of(const std::string &text) {
 TEST(NeighbourRows, RoundTripAndEmpty) {
   const std::vector<NeighbourRow> rows = {{"passed", "out_channels 16", "mb1ic1iw1oc16kw1"},
                                           {"fails", "data_layout NWC", "mb1ic1iw1oc17kw1_nwc"},
-                                          {"skipped", "dtype f64", "mb1ic1iw1oc17kw1_f64"}};
+                                          {"skipped", "dtype f64", "mb1ic1iw1oc17kw1_f64"},
+                                          {"held_back", "batch 2", "mb2ic1iw1oc17kw1"}};
   EXPECT_EQ(format_neighbour_rows(rows),
             "passed\tout_channels 16\tmb1ic1iw1oc16kw1\nfails\tdata_layout NWC\tmb1ic1iw1oc17kw1_nwc\n"
-            "skipped\tdtype f64\tmb1ic1iw1oc17kw1_f64");
+            "skipped\tdtype f64\tmb1ic1iw1oc17kw1_f64\nheld_back\tbatch 2\tmb2ic1iw1oc17kw1");
   EXPECT_EQ(parse_neighbour_rows(format_neighbour_rows(rows), "x"), rows);
   EXPECT_EQ(format_neighbour_rows({}), "");
   EXPECT_TRUE(parse_neighbour_rows("", "x").empty());
@@ -33,7 +34,7 @@ TEST(NeighbourRows, RoundTripAndEmpty) {
 
 TEST(NeighbourRows, BadRowsAreRefusedByNumber) {
   EXPECT_EQ(error_of("passed\ta\tb\nfailed\tc\td"),
-            "x.h5: attribute /finding/neighbours: row 2 has verdict 'failed' (known: fails, passed, skipped, weak)");
+            "x.h5: attribute /finding/neighbours: row 2 has verdict 'failed' (known: fails, passed, skipped, weak, held_back)");
   EXPECT_EQ(error_of("passed\ta\tb\tc"), "x.h5: attribute /finding/neighbours: row 1 is not verdict, change and "
                                          "descriptor separated by tabs: 'passed\ta\tb\tc'");
 }

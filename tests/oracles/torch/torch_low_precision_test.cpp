@@ -1,9 +1,10 @@
-// The torch strategies on bf16 and f16 (oracles/torch/torch.cpp): torch's bf16 results (ATen's Mkldnn backend, oneDNN's
-// bf16 kernels with float32 accumulators) pass under the bound on the edge configs of every rank and direction,
-// while the injected narrow accumulation fails on the same problems; ATen's own bf16 convolutions, which round their
-// sums to bf16, are held back with the reason (and fail when run); f16, which ATen 1.13 has no CPU kernels for, is
-// skipped with ATen's message; so are bf16 deconvs, which ATen 1.13 either lacks kernels for or computes as a plain
-// conv (held back). Skipped as a whole where this build has no libtorch.
+// The torch strategies on bf16 and f16 with libtorch 2.15 (oracles/torch/torch.cpp): torch's bf16 results (ATen's
+// Mkldnn and MkldnnTranspose backends, oneDNN's bf16 kernels with float32 accumulators) pass under the bound on the
+// edge configs of every rank and direction, while the injected narrow accumulation fails on the same problems; ATen's
+// own kernels (the Slow backends: torch_native, f16 on a host without AVX512-FP16, bf16 under a oneDNN cap without
+// bf16) round the conv forward once, so it runs and passes, and the directions where they round partial sums to the
+// format are held back with the reason (and fail when run); the rows fixed by 2.15 hold nothing back. Skipped as a
+// whole where this build has no libtorch.
 
 #include <string>
 #include <vector>
@@ -42,9 +43,11 @@ protected:
   }
 };
 
-/// A hold-back of a known bf16 bug: ATen's own Slow backends, or a oneDNN bf16 kernel ATen's Mkldnn backend reaches.
+/// A hold-back of a known bug that reaches a bf16 problem on this build: ATen's own kernels' partial sums, or a oneDNN
+/// bf16 kernel ATen's Mkldnn backend reaches.
 bool is_known_hold_back(const std::string &problem) {
-  for (const char *id : {"torch-bf16-slow-sums", "torch-onednn-bf16-wgrad-stride", "torch-onednn-bf16-1x1-dgrad-odd"})
+  for (const char *id : {"torch-slow-lowp-partial-sums", "torch-onednn-bf16-wgrad-stride", "torch-onednn-bf16-wgrad-3d-deep-kernel",
+                         "torch-onednn-bf16-1x1-dgrad-odd"})
     if (problem.find(std::string("held_back: ") + id + ": ") != std::string::npos) return true;
   return false;
 }
@@ -52,23 +55,34 @@ bool is_known_hold_back(const std::string &problem) {
 /// What a direction held back by the row `id` of oracles/torch/known_bugs.cpp reports, ATen having chosen `backend`.
 std::string held(const char *id, const std::string &backend) { return held_back_detail(*find_known_bug(id), backend); }
 
-// Under oneDNN's avx2 cap ATen 1.13 still sends bf16 to Mkldnn (it asks the CPU, not the cap), and oneDNN has no
-// bf16 convolution there: held back with the reason, and run anyway ATen throws (oracles/torch/torch.cpp; the case runs in
-// a torch server whose oneDNN is capped at avx2).
-TEST_F(TorchLowPrecision, HoldsBackBf16UnderAOneDnnCapWithoutBf16) {
+/// The verdict of `strategy`'s `direction` on `conv_case`, run with its hold-backs lifted when `lifted`.
+Verdict verdict_of(const char *strategy, const Case &conv_case, Direction direction, bool lifted = false) {
+  const RunResults runs = find_strategy(strategy)->run_case(conv_case, Asked{direction_list(conv_case.problem.op), lifted});
+  const RunResult &run = runs.at(direction);
+  if (run.result.empty()) {
+    ADD_FAILURE() << strategy << " " << to_string(direction) << ": no result: " << run.skipped << run.error << run.held_back;
+    return Verdict::failed;
+  }
+  return judge(strategy, direction, run.result, compute_reference(conv_case)[direction]).verdict;
+}
+
+// Under oneDNN's avx2 cap (no bf16 convolution) ATen 2.15 sends bf16 to its own Slow2d (1.13 sent it to Mkldnn, which
+// threw): the forward runs and passes, the data gradient, whose kernel taps overlap, is held back for the partial sums
+// Slow2d rounds, and the row of the 1.13 bug holds nothing back. The case runs in a torch server capped at avx2, so
+// the backend in the reason is the server's.
+TEST_F(TorchLowPrecision, UnderAOneDnnCapWithoutBf16ATenRunsItsOwnKernels) {
   Case conv_case = make_case(parse_descriptor(std::string("mb1ic2ih4iw4oc2kh2kw2") + bf16), FillMode::exact, 7, 3);
   conv_case.settings[isa_cap_setting] = "avx2";
   conv_case.settings[aten_capability_setting] = "";
-  const Strategy &torch = *find_strategy("torch");
-  EXPECT_EQ(torch.run_case(conv_case, Asked{direction_list(conv_case.problem.op)}).at(Direction::output).held_back,
-            held("torch-bf16-below-onednn-cap", "Mkldnn"));
-  const RunResults lifted = torch.run_case(conv_case, Asked{direction_list(conv_case.problem.op), true});
-  EXPECT_EQ(lifted.at(Direction::output).error,
-            "threw: at::convolution: could not create a primitive descriptor iterator");
+  const RunResults runs = find_strategy("torch")->run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
+  EXPECT_EQ(runs.at(Direction::grad_data).held_back, held("torch-slow-lowp-partial-sums", "Slow2d"));
+  for (Direction direction : {Direction::output, Direction::grad_weight})
+    EXPECT_EQ(runs.at(direction).held_back, "") << to_string(direction);
+  EXPECT_EQ(verdict_of("torch", conv_case, Direction::output), Verdict::passed);
 }
 
 // Every bf16 edge config of the rank, crops included, both fills: every direction passes on the Mkldnn backend but
-// the known bf16 bugs, held back (a problem ATen sends to its own Slow convolutions, a oneDNN bf16 kernel's shape).
+// the known bugs, held back.
 void expect_torch_bf16_passes(int64_t ndims) {
   int held_back = 0, total = 0;
   for (const auto &edge : testing::edge_configs(ndims, /*crops=*/true)) {
@@ -82,7 +96,9 @@ void expect_torch_bf16_passes(int64_t ndims) {
                                                         << problem;
     }
   }
-  // In 1-D and 2-D most reach the Mkldnn backend; in 3-D ATen 1.13 sends most bf16 problems to Slow3d (held back).
+  // ATen 2.15 sends bf16 to its Mkldnn backend in every rank on a host with oneDNN's bf16 kernels; in 3-D 52 of the
+  // 108 have a direction held back by a known row (each checked above), the depth axis being where the edge configs put
+  // strides and kernels past the input, which the two jit_bf16 weight-gradient rows take.
   EXPECT_LT(held_back * (ndims == 3 ? 1 : 4), total) << "too few bf16 edge configs reach ATen's Mkldnn backend";
 }
 
@@ -105,102 +121,48 @@ TEST_F(TorchLowPrecision, NarrowAccumulationIsCaughtWhereTorchPasses) {
   }
 }
 
-// ATen 1.13's Slow2d on bf16 (torch_native, mkldnn off) is off by a bf16 ulp or more on 4 exact products: held back
-// on every direction with the reason; run anyway (--run-held-back), its forward fails under the bound.
-TEST_F(TorchLowPrecisionAnyHost, HoldsBackATenOwnBf16ConvolutionWhichRoundsItsSums) {
-  const Case conv_case = make_case(parse_descriptor(std::string("mb1ic1ih3iw3oc1kh2kw2") + bf16), FillMode::exact, 7, 3);
-  const Strategy &native = *find_strategy("torch_native");
-  const RunResults runs = native.run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
-  for (Direction direction : all_directions)
-    EXPECT_EQ(runs.at(direction).held_back, held("torch-bf16-slow-sums", "Slow2d"));
-  const RunResults lifted = native.run_case(conv_case, Asked{direction_list(conv_case.problem.op), true});
-  ASSERT_FALSE(lifted.at(Direction::output).result.empty()) << lifted.at(Direction::output).error;
-  const Reference reference = compute_reference(conv_case);
-  EXPECT_EQ(judge("torch_native", Direction::output, lifted.at(Direction::output).result, reference[Direction::output])
-                .verdict,
-            Verdict::failed);
-}
-
-// The oneDNN bf16 kernel bugs (oracles/onednn/bf16_bugs.hpp) reached through ATen's Mkldnn backend, as the
-// torch fuzz shrank them: that direction is held back with the reason, and the others still run and pass.
-TEST_F(TorchLowPrecision, HoldsBackTheOneDnnBf16KernelsItReaches) {
-  const struct {
-    const char *shape;
-    Direction direction;
-    const char *known_bug; // its row in oracles/torch/known_bugs.cpp
-  } bugs[] = {
-      {"mb1ic2ih2iw1oc1kh1kw2sw2pl1pr1_nhwc_hwio", Direction::grad_weight, "torch-onednn-bf16-wgrad-stride"},
-      {"mb1ic2ih8iw12oc1kh1kw1pr3_nhwc", Direction::grad_data, "torch-onednn-bf16-1x1-dgrad-odd"},
-  };
-  for (const auto &bug : bugs) {
-    const std::string descriptor = std::string(bug.shape) + bf16;
-    const Case conv_case = make_case(parse_descriptor(descriptor), FillMode::exact, 7, 3);
-    const Reference reference = compute_reference(conv_case);
-    const RunResults runs = find_strategy("torch")->run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
-    for (Direction direction : all_directions) {
-      const RunResult &run = runs.at(direction);
-      if (direction == bug.direction) {
-        EXPECT_EQ(run.held_back, held(bug.known_bug, "Mkldnn")) << descriptor;
-        continue;
-      }
-      ASSERT_FALSE(run.result.empty()) << descriptor << " " << to_string(direction) << ": " << run.skipped << run.error;
-      EXPECT_NE(judge("torch", direction, run.result, reference[direction]).verdict, Verdict::failed)
-          << descriptor << " " << to_string(direction);
-    }
+// ATen's own bf16 and f16 kernels (torch_native, mkldnn off): the forward rounds once and passes on 4 exact products
+// (1.13's bf16 forward did not: its row torch-bf16-slow-sums ends at 2.15 and holds nothing back); the data gradient,
+// whose taps overlap, is held back for the partial sums col2im adds in the format, and run anyway, in the witness
+// fill, which makes those roundings count, it fails under the bound.
+TEST_F(TorchLowPrecisionAnyHost, ATenOwnKernelsRoundTheForwardOnceAndHoldBackTheirPartialSums) {
+  for (const char *format : {"_bf16:bf16:bf16:f32", "_f16:f16:f16:f32"}) {
+    const Case forward = make_case(parse_descriptor(std::string("mb1ic1ih3iw3oc1kh2kw2") + format), FillMode::exact, 7, 3);
+    EXPECT_EQ(verdict_of("torch_native", forward, Direction::output), Verdict::passed) << format;
+    const Case overlapping =
+        make_case(parse_descriptor(std::string("mb1ic2ih9iw9oc32kh3kw3") + format), FillMode::witness, 7, 3);
+    const RunResults runs =
+        find_strategy("torch_native")->run_case(overlapping, Asked{direction_list(overlapping.problem.op)});
+    EXPECT_EQ(runs.at(Direction::grad_data).held_back, held("torch-slow-lowp-partial-sums", "Slow2d")) << format;
+    EXPECT_EQ(verdict_of("torch_native", overlapping, Direction::grad_data, /*lifted=*/true), Verdict::failed) << format;
   }
 }
 
-// A bf16 deconv: ATen 1.13 has no bf16 SlowTranspose kernel, so torch_native skips it with ATen's message, and torch's
-// Mkldnn backend, where ATen sends it instead, computes a plain convolution: held back on every direction with the
-// reason; run anyway (--run-held-back), the forward returns the conv's shape, [1, 1, 1] for [1, 1, 3].
-TEST_F(TorchLowPrecision, HoldsBackTheBf16DeconvATenComputesAsAConv) {
+// A bf16 deconv: ATen 2.15 runs it on MkldnnTranspose (oneDNN's deconvolution), not as a plain conv as 1.13 did, and
+// every direction passes; torch_native runs SlowTranspose2d, whose output (col2im over overlapping taps) is held back
+// for its partial sums while its data gradient, one rounding, runs and passes.
+TEST_F(TorchLowPrecision, Bf16DeconvRunsOnMkldnnTranspose) {
   const Case deconv = make_case(parse_descriptor(std::string("mb1ic1iw2oc1kw2_deconv") + bf16), FillMode::exact, 7, 3);
-  const Strategy &torch = *find_strategy("torch");
-  const RunResults runs = torch.run_case(deconv, Asked{direction_list(deconv.problem.op)});
+  const std::string implementation = find_strategy("torch")->implementation(deconv, Direction::output);
+  EXPECT_EQ(implementation.rfind("ATen MkldnnTranspose (", 0), 0u) << implementation;
   for (Direction direction : all_directions)
-    EXPECT_EQ(runs.at(direction).held_back, held("torch-bf16-deconv-as-conv", "Mkldnn"));
-  const RunResults lifted = torch.run_case(deconv, Asked{direction_list(deconv.problem.op), true});
-  EXPECT_EQ(lifted.at(Direction::output).error,
-            "threw: at::convolution: returned a tensor of shape [1, 1, 1], not [1, 1, 3]");
+    EXPECT_EQ(verdict_of("torch", deconv, direction), Verdict::passed) << to_string(direction);
   const RunResults native = find_strategy("torch_native")->run_case(deconv, Asked{direction_list(deconv.problem.op)});
-  EXPECT_EQ(native.at(Direction::output).skipped, "ATen 1.13 has no CPU bfloat16 kernel here: at::convolution: "
-                                                  "\"slow_conv_transpose2d_out_cpu\" not implemented for 'BFloat16'");
-  for (Direction direction : {Direction::grad_data, Direction::grad_weight})
-    EXPECT_EQ(native.at(direction).skipped,
-              "ATen 1.13 has no CPU bfloat16 kernel here: at::convolution_backward: "
-              "\"slow_conv_transpose2d_backward_out_cpu\" not implemented for 'BFloat16'");
+  EXPECT_EQ(native.at(Direction::output).held_back, held("torch-slow-lowp-partial-sums", "SlowTranspose2d"));
+  EXPECT_EQ(verdict_of("torch_native", deconv, Direction::grad_data), Verdict::passed);
 }
 
-// Without AVX-512 ATen 1.13 sends bf16 to its own Slow kernels from `torch` too (mkldnn_bf16_device_check fails), so
-// `torch` holds every direction back with the Slow kernel's reason; run anyway, the forward of an exact fill whose
-// 288-term sums leave bfloat16's exact range fails under the bound.
-TEST_F(TorchLowPrecisionAnyHost, WithoutAvx512TorchReachesATenOwnBf16KernelsAndHoldsThemBack) {
-  if (host_lacks("avx512_core").empty()) GTEST_SKIP() << "this host has avx512_core: ATen sends bf16 to Mkldnn";
-  const Case conv_case =
-      make_case(parse_descriptor(std::string("mb1ic32ih4iw4oc2kh3kw3pt1pb1pl1pr1") + bf16), FillMode::witness, 7, 3);
-  const Strategy &torch = *find_strategy("torch");
-  const RunResults runs = torch.run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
-  for (Direction direction : all_directions)
-    EXPECT_EQ(runs.at(direction).held_back, held("torch-bf16-slow-sums", "Slow2d"));
-  const RunResults lifted = torch.run_case(conv_case, Asked{direction_list(conv_case.problem.op), true});
-  ASSERT_FALSE(lifted.at(Direction::output).result.empty()) << lifted.at(Direction::output).error;
-  const Reference reference = compute_reference(conv_case);
-  EXPECT_EQ(judge("torch", Direction::output, lifted.at(Direction::output).result, reference[Direction::output]).verdict,
-            Verdict::failed);
-}
-
-// ATen 1.13 has no CPU float16 convolution: every direction is skipped with ATen's own message.
-TEST_F(TorchLowPrecisionAnyHost, F16IsSkippedWithATenMessage) {
+// f16 has CPU kernels in every direction in 2.15 (1.13 had none: skipped with ATen's message); on a host without
+// AVX512-FP16 oneDNN has no f16 convolution, so ATen runs Slow2d from torch too. Nothing is skipped; the forward passes.
+TEST_F(TorchLowPrecisionAnyHost, F16RunsOnEveryDirection) {
   const Case conv_case = make_case(parse_descriptor("mb2ic3ih5iw5oc4kh3kw3_f16:f16:f16:f32"), FillMode::normal, 7, 3);
   for (const char *name : {"torch", "torch_native"}) {
     const RunResults runs = find_strategy(name)->run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
-    EXPECT_EQ(runs.at(Direction::output).skipped, "ATen 1.13 has no CPU float16 kernel here: at::convolution: "
-                                                  "\"slow_conv2d_cpu\" not implemented for 'Half'")
-        << name;
-    for (Direction direction : {Direction::grad_data, Direction::grad_weight})
-      EXPECT_EQ(runs.at(direction).skipped, "ATen 1.13 has no CPU float16 kernel here: at::convolution_backward: "
-                                            "\"slow_conv2d_cpu_grad_input\" not implemented for 'Half'")
-          << name;
+    for (Direction direction : all_directions) {
+      EXPECT_EQ(runs.at(direction).skipped, "") << name << " " << to_string(direction);
+      EXPECT_EQ(runs.at(direction).error, "") << name << " " << to_string(direction);
+    }
+    EXPECT_EQ(verdict_of(name, conv_case, Direction::output), Verdict::passed) << name;
   }
 }
 

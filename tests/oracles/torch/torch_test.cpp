@@ -27,11 +27,12 @@ protected:
     if (find_strategy("torch") == nullptr) GTEST_SKIP() << "built without libtorch";
   }
 
-  /// The backend part of the implementation name (before the capabilities, which AtenCapabilities checks).
+  /// The backend part of the implementation name (before the libtorch version and the capabilities, which
+  /// RunsUnderEachAtenCapabilityTheHostHas checks).
   static std::string backend(const std::string &strategy, const std::string &descriptor) {
     const Case conv_case = make_case(parse_descriptor(descriptor), FillMode::exact, 7, 3);
     const std::string implementation = find_strategy(strategy)->implementation(conv_case, Direction::output);
-    return implementation.substr(0, implementation.find("), ") + 1);
+    return implementation.substr(0, implementation.find(" in libtorch "));
   }
 };
 
@@ -80,8 +81,9 @@ TEST_F(Torch, NativeAgreesWithReferenceOnDeconvEdgeConfigs3D) {
 
 // The deconv corners by name, in both strategies, float32 and float64, every direction: output_padding with end
 // padding, depthwise with output_padding, groups with stride > kernel in channels-last memory, dilation with stride
-// (output_padding below the dilation), 3-D, and an extended output (negative padding: zeros no tap reaches). ATen
-// runs every float32 and float64 deconv on its own SlowTranspose2d / SlowTranspose3d, mkldnn on or off.
+// (output_padding below the dilation), 3-D, and an extended output (negative padding: zeros no tap reaches). ATen 2.15
+// sends a float32 deconv its Mkldnn heuristics take (groups, a batch over 1, a large kernel) to MkldnnTranspose, oneDNN's
+// deconvolution, and the rest, float64 too, to its own SlowTranspose2d / SlowTranspose3d.
 TEST_F(Torch, AgreesOnTheDeconvCorners) {
   for (const char *strategy : {"torch", "torch_native"})
     for (const char *descriptor :
@@ -94,7 +96,7 @@ TEST_F(Torch, AgreesOnTheDeconvCorners) {
         EXPECT_TRUE(problems.empty()) << strategy << " " << descriptor << ": " << problems.front();
       }
   EXPECT_EQ(backend("torch", "g2mb1ic4ih3iw4oc6kh2kw2sh3sw3_deconv_nhwc_ohwi"),
-            "ATen SlowTranspose2d (at::native::select_conv_backend, channels-last input)");
+            "ATen MkldnnTranspose (at::native::select_conv_backend, channels-last input)");
   EXPECT_EQ(backend("torch_native", "mb1ic2id3ih3iw4oc2kd2kh3kw2sd2sh2sw2pbk1pb1pr1opd1oph1opw1_deconv"),
             "ATen SlowTranspose3d (at::native::select_conv_backend, mkldnn off)");
 }
@@ -173,6 +175,22 @@ TEST_F(Torch, RunsUnderEachAtenCapabilityTheHostHas) {
       const RunResults runs = find_strategy("torch")->run_case(conv_case, Asked{direction_list(conv_case.problem.op)});
       EXPECT_EQ(runs.at(Direction::output).skipped, lacks);
     }
+}
+
+// What reports and case files record of the library: its identity says the libtorch and the oneDNN it bundles as
+// the loaded library reports them (the pinned wheel: scripts/requirements/torch.txt), with ATen's capability in this
+// process and one thread; the implementation a finding saves names the same versions after ATen's backend.
+TEST_F(Torch, RecordsTheLibtorchAndOneDnnVersions) {
+  for (const char *strategy : {"torch", "torch_native"}) {
+    const ImplementationIdentity identity = find_strategy(strategy)->identity();
+    EXPECT_EQ(identity.name, "PyTorch ATen");
+    EXPECT_EQ(identity.version, "2.15.0 (oneDNN 3.13.3)");
+    EXPECT_NE(identity.isa, "");
+    EXPECT_EQ(identity.threads, 1);
+    const Case conv_case = make_case(parse_descriptor("g2mb2ic4ih6iw5oc6kh3kw3pt1"), FillMode::exact, 7, 3);
+    const std::string implementation = find_strategy(strategy)->implementation(conv_case, Direction::output);
+    EXPECT_NE(implementation.find(") in libtorch 2.15.0 (oneDNN 3.13.3), ATen"), std::string::npos) << implementation;
+  }
 }
 
 TEST_F(Torch, SkipsMixedFormatsWithAReason) {
