@@ -95,6 +95,13 @@ Tensor special_values(DType dtype, const Shape &shape, FillMode mode, uint64_t s
     if (resolved == FillMode::witness) return static_cast<double>(witness_value(bits, magnitude));
     return standard_normal(bits);
   };
+  // A near_max case's scaled inputs are normal numbers or zeros, never the subnormal kind's values: raised to the
+  // smallest normal where that stays within the cap the scale allows (8 * scale), flushed to a signed zero where not.
+  const double smallest_normal = info(dtype).smallest_normal, cap = 8 * special.scale;
+  auto scaled = [&](double value) {
+    if (std::abs(value) >= smallest_normal) return value;
+    return std::copysign(smallest_normal <= cap ? smallest_normal : 0.0, value);
+  };
   for (int64_t i = 0; i < tensor.size(); ++i) {
     const uint64_t bits = mix64(key ^ static_cast<uint64_t>(i));
     const uint64_t more = mix64(bits ^ 0x5350454349414cULL);
@@ -105,7 +112,7 @@ Tensor special_values(DType dtype, const Shape &shape, FillMode mode, uint64_t s
     case FillSpecial::tie: value = static_cast<double>(witness_value(bits, special.magnitude)); break;
     case FillSpecial::signed_zero: value = more & 1 ? -0.0 : ordinary(bits); break;
     case FillSpecial::none:
-    case FillSpecial::mixed: value = special.scale * std::clamp(ordinary(bits), -8.0, 8.0); break;
+    case FillSpecial::mixed: value = scaled(special.scale * std::clamp(ordinary(bits), -8.0, 8.0)); break;
     }
     tensor.set(i, value);
   }

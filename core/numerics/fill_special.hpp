@@ -5,13 +5,16 @@
 // input tensors carry it is drawn per tensor from (seed, case index, role). A kind is applied only in the fills
 // whose guarantees it keeps:
 //
-// - subnormal (normal fill): every element of a carrying tensor a subnormal of that tensor's storage format (random
+// - subnormal (normal fill): every element of one tensor a subnormal of that tensor's storage format (random
 //   significand and sign), so its outputs are made of subnormal products and a kernel that reads them as zero
 //   (denormals-are-zero, Arm's FZ16) is off by far more than the bound. Not in exact or witness: not integers;
 // - near_max (normal fill): one tensor's elements among the eight largest finite values of its format (either
 //   sign); every other input is a normal draw clamped to |8| and scaled by a power of two so that every sum of
 //   |products| of every direction stays below a quarter of the smallest largest-finite of the accumulation and
-//   result formats: a correct accumulation and its one rounding never overflow, and the bound stays finite.
+//   result formats: a correct accumulation and its one rounding never overflow, and the bound stays finite. A scaled
+//   value below its format's normal range is raised to the smallest normal (or, past 4,096 float16 terms, where
+//   that would break the cap, flushed to zero), so that subnormals stay the subnormal kind's and a finding shrinks
+//   to a small problem rather than to one long enough to scale its inputs into them.
 //   Not in exact or witness: the sums would leave the exact range;
 // - tie (exact fill, rows where some direction's result is narrower than its accumulation): positive integers no
 //   larger than exact fill's magnitude, sized so that one direction's sums (drawn per case) land mostly between the
@@ -53,8 +56,8 @@ bool special_applies(FillSpecial special, FillMode resolved, const Problem &prob
 FillSpecial resolve_fill_special(FillSpecial special, FillMode resolved, uint64_t seed, uint64_t case_index,
                                  const Problem &problem);
 
-/// Whether input `role` carries the case's kind `special` (resolved): near_max one role, tie every role, subnormal
-/// and signed_zero each role with probability 1/2 and at least one.
+/// Whether input `role` carries the case's kind `special` (resolved): subnormal and near_max one role, tie every
+/// role, signed_zero each role with probability 1/2 and at least one.
 bool carries_special(FillSpecial special, uint64_t seed, uint64_t case_index, Role role);
 
 /// How one tensor of a case is filled, beyond its mode: the kind it carries, or the power of two a near_max case
