@@ -100,6 +100,9 @@ void CampaignCli::add_options(po::options_description &description) {
       ("shard", po::value(&shard), "I/N: run only the cases whose index is I mod N (N shards make one campaign)")
       ("time", po::value(&campaign.time_limit_s), "stop starting new cases after this many seconds")
       ("fill", po::value(&fill)->default_value(fill), "input values: normal, exact, witness (positive integers: narrow accumulations show) or mixed")
+      ("fill-special", po::value(&fill_special)->default_value(fill_special),
+       "special values mixed into the fill: mixed (each kind at its share), none, or one kind in every case it "
+       "applies to: subnormal, near_max, tie, signed_zero")
       ("corpus", po::value(&campaign.corpus_dir)->default_value(campaign.corpus_dir),
        "directory that receives shrunk failing cases")
       ("report", po::value(&report_path), "write a JSON report here")
@@ -123,6 +126,7 @@ void CampaignCli::finish(const po::variables_map &map) {
   if (!(min_judged_percent >= 0 && min_judged_percent <= 100))
     throw InputError(fmt::format("min-judged {} must be a percent from 0 to 100", min_judged_percent));
   campaign.fill = parse_fill_mode(fill);
+  campaign.fill_special = parse_fill_special(fill_special);
   campaign.threads = run.threads;
   campaign.run_timeout_s = run.run_timeout_s();
   campaign.recycling = run.recycling;
@@ -130,7 +134,8 @@ void CampaignCli::finish(const po::variables_map &map) {
   campaign.saved_per_failure_kind = static_cast<size_t>(saved_per_failure_kind);
   identity.seed = campaign.seed;
   if (map.count("time")) identity.time_s = campaign.time_limit_s;
-  identity.fill = fill;
+  // Shards of one campaign draw the same special kinds; the default keeps the identity older reports have.
+  identity.fill = campaign.fill_special == FillSpecial::mixed ? fill : fill + " special " + fill_special;
   identity.shrink = campaign.shrink;
   identity.max_saved = saved_per_failure_kind;
   identity.version = CONVCHECK_VERSION;

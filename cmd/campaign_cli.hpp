@@ -16,6 +16,7 @@ struct CampaignCli {
   RunOptions run;
   CampaignOptions campaign;
   std::string fill = "mixed";
+  std::string fill_special = "mixed";
   std::string report_path;
   std::string junit_path;
   std::string html_path;

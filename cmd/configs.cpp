@@ -1,7 +1,7 @@
 // `convcheck configs`: samples the default fuzz distribution as descriptors (one per line: a batch file for
 // `check`, e.g. the benchmark's), or with --stats reports the distribution: each field of the field table by
-// value, the work per case, how often each corner and each block seam comes up, and each precision row's long
-// reductions per direction.
+// value, the work per case, how often each corner and each block seam comes up, each precision row's long
+// reductions per direction, and the share of each fill and special-value kind.
 
 #include <algorithm>
 #include <array>
@@ -24,6 +24,7 @@
 #include "core/problem/precision_table.hpp"
 #include "core/problem/witness_reach.hpp"
 #include "core/input_error.hpp"
+#include "core/numerics/fill.hpp"
 #include "core/run/focus.hpp"
 #include "core/run/offered_rows.hpp"
 
@@ -88,8 +89,48 @@ private:
   std::map<std::string, Counts> by_row_;
 };
 
+// The fills the cases draw (core/numerics/fill.hpp): each mode's share of the cases, and each special kind's share
+// of the cases and of the input tensors (three a case) that carry it.
+class FillShares {
+public:
+  FillShares(FillMode fill, FillSpecial special) : fill_(fill), special_(special) {}
+
+  void add(uint64_t seed, uint64_t index, const Problem &p) {
+    const FillMode mode = resolve_fill_mode(fill_, seed, index, p);
+    const FillSpecial kind = resolve_fill_special(special_, mode, seed, index, p);
+    ++modes_[static_cast<size_t>(mode)];
+    ++cases_[static_cast<size_t>(kind)];
+    for (Role role : input_roles) tensors_[static_cast<size_t>(kind)] += carries_special(kind, seed, index, role);
+  }
+
+  std::string table(int64_t cases) const {
+    const auto share = [](int64_t count, int64_t of) {
+      return 100.0 * static_cast<double>(count) / static_cast<double>(of);
+    };
+    std::string text = fmt::format("\nfills (--fill {} --fill-special {}; a kind's tensors: of the {} input tensors)\n",
+                                   to_string(fill_), to_string(special_), 3 * cases);
+    for (FillMode mode : {FillMode::normal, FillMode::exact, FillMode::witness}) {
+      const int64_t count = modes_[static_cast<size_t>(mode)];
+      text += fmt::format("{:<40} {:>6} {:>6.1f}%\n", to_string(mode), count, share(count, cases));
+    }
+    for (FillSpecial kind : special_kinds) {
+      const int64_t count = cases_[static_cast<size_t>(kind)], tensors = tensors_[static_cast<size_t>(kind)];
+      text += fmt::format("{:<40} {:>6} {:>6.1f}%   tensors {:>6} {:>6.1f}%\n", "special " + to_string(kind), count,
+                          share(count, cases), tensors, share(tensors, 3 * cases));
+    }
+    return text;
+  }
+
+private:
+  FillMode fill_;
+  FillSpecial special_;
+  std::array<int64_t, 4> modes_{};
+  std::array<int64_t, 6> cases_{}, tensors_{};
+};
+
 // What `configs --stats` prints for `cases` problems of `seed`, each drawn by `problem_at`.
-std::string distribution_stats(uint64_t seed, int64_t cases, const std::function<Problem(uint64_t)> &problem_at) {
+std::string distribution_stats(uint64_t seed, int64_t cases, const std::function<Problem(uint64_t)> &problem_at,
+                               FillShares fills) {
   const std::span<const IntField> fields = int_fields();
   std::vector<std::vector<int64_t>> by_value(fields.size(), std::vector<int64_t>(value_bins().size()));
   std::vector<int64_t> values_of(fields.size());
@@ -101,6 +142,7 @@ std::string distribution_stats(uint64_t seed, int64_t cases, const std::function
   for (int64_t i = 0; i < cases; ++i) {
     const Problem p = problem_at(static_cast<uint64_t>(i));
     long_reductions.add(p);
+    fills.add(seed, static_cast<uint64_t>(i), p);
     for (size_t f = 0; f < fields.size(); ++f)
       for (int64_t a = fields[f].per_axis() ? p.first_axis() : 0; a < (fields[f].per_axis() ? max_ndims : 1); ++a) {
         const int64_t value = fields[f].get(p, a);
@@ -124,7 +166,7 @@ std::string distribution_stats(uint64_t seed, int64_t cases, const std::function
   for (size_t f = 0; f < fields.size(); ++f) text += percent_row(fields[f].name, by_value[f], values_of[f]);
   return text + "\ncorners\n" + hit_rows(corners(), corner_hits, cases) + "\nblock seams\n" +
          hit_rows(seams(), seam_hits, cases) + "\ndeconv corners (of all configs)\n" +
-         hit_rows(deconv_corners(), deconv_hits, cases) + long_reductions.table();
+         hit_rows(deconv_corners(), deconv_hits, cases) + long_reductions.table() + fills.table(cases);
 }
 
 } // namespace
@@ -132,7 +174,7 @@ std::string distribution_stats(uint64_t seed, int64_t cases, const std::function
 int configs_command(const std::vector<std::string> &args) {
   uint64_t seed = 1;
   int64_t cases = 100;
-  std::string focus, rows, ops;
+  std::string focus, rows, ops, fill = "mixed", fill_special = "mixed";
   RunOptions run;
   po::options_description description("convcheck configs [options]\n\nPrints configs of the fuzz distribution");
   description.add_options()("help", "show this help")
@@ -142,7 +184,10 @@ int configs_command(const std::vector<std::string> &args) {
       ("focus", po::value(&focus), "NAME: the distribution fuzz --focus NAME draws: only problems inside what "
        "strategy NAME supports (name an outside one with --external, --external-server or --plugin)")
       ("rows", po::value(&rows), "NAME,...: the distribution fuzz --rows draws: only these precision rows")
-      ("ops", po::value(&ops), "conv and/or deconv: the distribution fuzz --ops draws");
+      ("ops", po::value(&ops), "conv and/or deconv: the distribution fuzz --ops draws")
+      ("fill", po::value(&fill)->default_value(fill), "the fill fuzz --fill draws (--stats: each mode's share)")
+      ("fill-special", po::value(&fill_special)->default_value(fill_special),
+       "the special kinds fuzz --fill-special draws (--stats: each kind's share)");
   add_run_options(description, run);
   const po::variables_map map = parse_arguments(args, description);
   if (map.count("help")) {
@@ -150,6 +195,7 @@ int configs_command(const std::vector<std::string> &args) {
     return exit_agreed;
   }
   require_at_least("cases", cases, 1);
+  const FillShares fills(parse_fill_mode(fill), parse_fill_special(fill_special));
   // What `fuzz` with the same options draws: the rows every outside implementation named takes
   // (core/run/offered_rows.hpp).
   const std::vector<Strategy> strategies = run.selected();
@@ -179,7 +225,7 @@ int configs_command(const std::vector<std::string> &args) {
     for (int64_t i = 0; i < cases; ++i) fmt::print("{}\n", format_descriptor(problem_at(static_cast<uint64_t>(i))));
     return exit_agreed;
   }
-  fmt::print("{}{}", heading, distribution_stats(seed, cases, problem_at));
+  fmt::print("{}{}", heading, distribution_stats(seed, cases, problem_at, fills));
   return exit_agreed;
 }
 

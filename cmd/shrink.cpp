@@ -91,7 +91,8 @@ int shrink_command(const std::vector<std::string> &args) {
   }
   failure->settings = settings_of(case_file.conv_case); // the file's, not drawn again
   const FillMode fill = case_file.conv_case.fill == FillMode::mixed ? FillMode::normal : case_file.conv_case.fill;
-  const SavedFinding saved = save_finding(*failure, strategies, case_file.conv_case.seed, fill, out_dir, true,
+  const SavedFinding saved = save_finding(*failure, strategies, case_file.conv_case.seed, fill,
+                                          case_file.conv_case.special, out_dir, true,
                                            run.run_timeout_s());
   fmt::print("{} {}: {} shrunk to {} in {} steps ({} tries)\n  {}\n  repro: convcheck repro {}\n", failure->strategy,
              to_string(failure->direction), format_descriptor(failure->config), format_descriptor(saved.shrunk),

@@ -28,13 +28,15 @@ struct Case {
   uint64_t case_index = 0;
   FillMode fill = FillMode::normal;
   Settings settings; // the dispatch settings it carries (a case file's, a shrink's); the others are drawn
+  FillSpecial special = FillSpecial::none; // the special-value kind its inputs carry (core/numerics/fill_special.hpp)
 
   const Tensor &operator[](Role role) const { return tensors[static_cast<size_t>(role)]; }
   Tensor &operator[](Role role) { return tensors[static_cast<size_t>(role)]; }
 };
 
-/// Builds the inputs of case `case_index` of a campaign; `fill` may be mixed (resolved here).
-Case make_case(const Problem &problem, FillMode fill, uint64_t seed, uint64_t case_index);
+/// Builds the inputs of case `case_index` of a campaign; `fill` and `special` may be mixed (resolved here).
+Case make_case(const Problem &problem, FillMode fill, uint64_t seed, uint64_t case_index,
+               FillSpecial special = FillSpecial::none);
 
 /// The same case with every input widened to the accumulation format (exact: a wider format holds every value of
 /// a narrower one) and the problem's formats all the accumulation format.

@@ -72,6 +72,53 @@ double standard_normal(uint64_t bits) {
   return ziggurat(bits);
 }
 
+// Exact values are the non-zero integers in [-m, m]: a zero input only hides taps from the diff. Witness values
+// are the positive ones, [1, m].
+int64_t exact_value(uint64_t bits, int64_t magnitude) {
+  const auto v = static_cast<int64_t>(bits % static_cast<uint64_t>(2 * magnitude));
+  return v < magnitude ? -(v + 1) : v - magnitude + 1;
+}
+int64_t witness_value(uint64_t bits, int64_t magnitude) {
+  return static_cast<int64_t>(bits % static_cast<uint64_t>(magnitude)) + 1;
+}
+
+// A tensor carrying a special kind, or scaled for another's (core/numerics/fill_special.hpp), element by element
+// through doubles: off the hot path, which only the special cases take. An element's value still depends only on
+// (seed, case, stream, element); the kind's choices use bits the ordinary value does not (the top ones).
+Tensor special_values(DType dtype, const Shape &shape, FillMode mode, uint64_t seed, uint64_t case_index,
+                      uint64_t stream, int64_t magnitude, const SpecialFill &special) {
+  Tensor tensor = Tensor::uninitialized(dtype, shape);
+  const uint64_t key = stream_key(seed, case_index, stream);
+  const FillMode resolved = resolve_fill_mode(mode, seed, case_index);
+  auto ordinary = [&](uint64_t bits) {
+    if (resolved == FillMode::exact) return static_cast<double>(exact_value(bits, magnitude));
+    if (resolved == FillMode::witness) return static_cast<double>(witness_value(bits, magnitude));
+    return standard_normal(bits);
+  };
+  // A near_max case's scaled inputs are normal numbers or zeros, never the subnormal kind's values: raised to the
+  // smallest normal where that stays within the cap the scale allows (8 * scale), flushed to a signed zero where not.
+  const double smallest_normal = info(dtype).smallest_normal, cap = 8 * special.scale;
+  auto scaled = [&](double value) {
+    if (std::abs(value) >= smallest_normal) return value;
+    return std::copysign(smallest_normal <= cap ? smallest_normal : 0.0, value);
+  };
+  for (int64_t i = 0; i < tensor.size(); ++i) {
+    const uint64_t bits = mix64(key ^ static_cast<uint64_t>(i));
+    const uint64_t more = mix64(bits ^ 0x5350454349414cULL);
+    double value = 0;
+    switch (special.kind) {
+    case FillSpecial::subnormal: value = special_subnormal(dtype, more); break;
+    case FillSpecial::near_max: value = special_near_max(dtype, more); break;
+    case FillSpecial::tie: value = static_cast<double>(witness_value(bits, special.magnitude)); break;
+    case FillSpecial::signed_zero: value = more & 1 ? -0.0 : ordinary(bits); break;
+    case FillSpecial::none:
+    case FillSpecial::mixed: value = scaled(special.scale * std::clamp(ordinary(bits), -8.0, 8.0)); break;
+    }
+    tensor.set(i, value);
+  }
+  return tensor;
+}
+
 } // namespace
 
 std::string to_string(FillMode mode) {
@@ -136,26 +183,20 @@ int64_t exact_fill_magnitude(const Problem &problem) {
   return static_cast<int64_t>(std::clamp(magnitude, 1.0, largest));
 }
 
-Tensor fill_tensor(const Problem &problem, Role role, FillMode mode, uint64_t seed, uint64_t case_index) {
+Tensor fill_tensor(const Problem &problem, Role role, FillMode mode, uint64_t seed, uint64_t case_index,
+                   FillSpecial special) {
   return fill_values(dtype_of(problem, role), shape_of(problem, role), resolve_fill_mode(mode, seed, case_index, problem),
-                     seed, case_index,
-                     info(role).fill_stream, exact_fill_magnitude(problem));
+                     seed, case_index, info(role).fill_stream, exact_fill_magnitude(problem),
+                     special_fill(problem, role, special, seed, case_index));
 }
 
 Tensor fill_values(DType dtype, const Shape &shape, FillMode mode, uint64_t seed, uint64_t case_index,
-                   uint64_t stream, int64_t magnitude) {
+                   uint64_t stream, int64_t magnitude, const SpecialFill &special) {
+  if (special.kind != FillSpecial::none || special.scale != 1)
+    return special_values(dtype, shape, mode, seed, case_index, stream, magnitude, special);
   Tensor tensor = Tensor::uninitialized(dtype, shape); // every element is written below
   const uint64_t key = stream_key(seed, case_index, stream);
   const int64_t count = tensor.size();
-  // Exact values are the non-zero integers in [-m, m]: a zero input only hides taps from the diff. Witness values
-  // are the positive ones, [1, m].
-  auto exact_value = [magnitude](uint64_t bits) {
-    const auto v = static_cast<int64_t>(bits % static_cast<uint64_t>(2 * magnitude));
-    return v < magnitude ? -(v + 1) : v - magnitude + 1;
-  };
-  auto witness_value = [magnitude](uint64_t bits) {
-    return static_cast<int64_t>(bits % static_cast<uint64_t>(magnitude)) + 1;
-  };
   const FillMode resolved = resolve_fill_mode(mode, seed, case_index);
   visit_typed(tensor, [&](auto *out) {
     using T = std::remove_pointer_t<decltype(out)>;
@@ -163,7 +204,7 @@ Tensor fill_values(DType dtype, const Shape &shape, FillMode mode, uint64_t seed
       const bool positive = resolved == FillMode::witness;
       for (int64_t i = 0; i < count; ++i) {
         const uint64_t bits = mix64(key ^ static_cast<uint64_t>(i));
-        out[i] = round_to<T>(static_cast<double>(positive ? witness_value(bits) : exact_value(bits)));
+        out[i] = round_to<T>(static_cast<double>(positive ? witness_value(bits, magnitude) : exact_value(bits, magnitude)));
       }
       return;
     }

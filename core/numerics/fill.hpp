@@ -17,10 +17,14 @@
 //           sum stalled at 256). Exact fill's random signs keep most partial sums near zero instead;
 // - mixed:  a case-dependent choice: normal for half the cases, exact for 3/8, witness for 1/8; a problem with a
 //           reduction past its witness length is witness in 3/4 of its cases, normal in the rest.
+//
+// Each mode may carry a special-value kind (subnormals, values near the largest finite, ties of the final rounding,
+// signed zeros) on some of a case's tensors, where the mode's guarantees survive it: core/numerics/fill_special.hpp.
 
 #include <cstdint>
 #include <string>
 
+#include "core/numerics/fill_special.hpp"
 #include "core/problem/direction.hpp"
 #include "core/problem/mix64.hpp"
 #include "core/problem/problem.hpp"
@@ -44,12 +48,15 @@ FillMode resolve_fill_mode(FillMode mode, uint64_t seed, uint64_t case_index, co
 /// The largest integer magnitude exact fill uses for this problem (between 1 and the formats' max_exact_fill).
 int64_t exact_fill_magnitude(const Problem &problem);
 
-/// The input `role` of `problem` (its canonical shape, its storage format) filled per `mode`.
-Tensor fill_tensor(const Problem &problem, Role role, FillMode mode, uint64_t seed, uint64_t case_index);
+/// The input `role` of `problem` (its canonical shape, its storage format) filled per `mode`, carrying the case's
+/// special kind `special` (resolved: resolve_fill_special) where special_fill says this role does.
+Tensor fill_tensor(const Problem &problem, Role role, FillMode mode, uint64_t seed, uint64_t case_index,
+                   FillSpecial special = FillSpecial::none);
 
 /// A tensor of `shape` in `dtype` filled per `mode` from stream `stream` of the case (for tests and tools that
-/// need inputs outside a problem's roles); exact and witness values use `magnitude`.
+/// need inputs outside a problem's roles); exact and witness values use `magnitude`, and `special` says what of a
+/// special kind this tensor carries.
 Tensor fill_values(DType dtype, const Shape &shape, FillMode mode, uint64_t seed, uint64_t case_index,
-                   uint64_t stream, int64_t magnitude);
+                   uint64_t stream, int64_t magnitude, const SpecialFill &special = {});
 
 } // namespace convcheck

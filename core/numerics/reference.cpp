@@ -90,11 +90,16 @@ DirectionReference reference_for(const Problem &problem, Direction direction, co
   const auto extent = [&](size_t axis) { return static_cast<int64_t>(terms.per_axis[axis].size()); };
   const int64_t depths = extent(0), rows = extent(1), columns = extent(2);
   double *element = reference.bound.data();
-  const double *value = reference.expected.data<double>();
+  double *value = reference.expected.data<double>();
+  const bool ties = a.integers && b.integers; // only the exact-sum rule has ties to settle (tie_rounding)
   for (int64_t outer = 0; outer < count / (depths * rows * columns); ++outer)
     for (int64_t z = 0; z < depths; ++z)
       for (int64_t y = 0; y < rows; ++y)
-        for (int64_t x = 0; x < columns; ++x, ++element, ++value) *element = bound(*element, terms.at(z, y, x), *value);
+        for (int64_t x = 0; x < columns; ++x, ++element, ++value) {
+          const double tie = ties ? bound.tie_rounding(*element, *value) : std::nan("");
+          if (std::isnan(tie)) *element = bound(*element, terms.at(z, y, x), *value);
+          else *value = tie, *element = 0;
+        }
   return reference;
 }
 

@@ -43,6 +43,14 @@ void ErrorBound::cache(int64_t terms) {
   cached_terms_ = terms;
 }
 
+double ErrorBound::tie_rounding(double abs_sum, double value) const {
+  if (!integer_inputs_ || !narrowing_ || abs_sum > exact_limit_) return std::numeric_limits<double>::quiet_NaN();
+  const double rounded = rounded_to(store_, value);
+  const double other = 2 * value - rounded; // exact: integers below the accumulation's exact limit
+  const bool tie = rounded != value && rounded_to(store_, other) == other;
+  return tie ? rounded : std::numeric_limits<double>::quiet_NaN();
+}
+
 double ErrorBound::exact_storage(double value) const {
   return narrowing_ ? std::abs(rounded_to(store_, value) - value) : 0.0;
 }

@@ -18,7 +18,11 @@
 //
 // When every input is an integer and S is at most the accumulation format's exact_sum_limit (2^24 for float32),
 // every partial sum is an exactly representable integer, so every order reaches x exactly: the bound is the one
-// rounding to the destination, |round_dst(x) - x| (zero when x fits the destination).
+// rounding to the destination, |round_dst(x) - x| (zero when x fits the destination). Where x is a tie of that
+// rounding (exactly halfway between two values of the destination) both neighbours are |round_dst(x) - x| away, so
+// no bound on |got - x| tells round-to-nearest-even from rounding half away or truncating: there the reference is
+// round_dst(x), the even neighbour, and the bound 0 (tie_rounding; IEEE 754's default rounding, and the one every
+// library convcheck runs converts with).
 
 #include <cmath>
 #include <cstdint>
@@ -45,6 +49,9 @@ inline double error_bound(double abs_sum, int64_t terms, DType dtype, bool integ
 class ErrorBound {
 public:
   ErrorBound(DType acc, DType store, bool integer_inputs);
+  /// Under the exact-sum rule, at a tie of the destination format: the even neighbour of `value`, the one result a
+  /// correct implementation gives (its bound is then 0). NaN elsewhere.
+  double tie_rounding(double abs_sum, double value) const;
   double operator()(double abs_sum, int64_t terms, double value) {
     if (integer_inputs_ && abs_sum <= exact_limit_) return exact_storage(value);
     if (terms != cached_terms_) cache(terms);

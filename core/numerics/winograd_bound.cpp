@@ -124,6 +124,15 @@ AlgorithmBound algorithm_bound(const Case &c, Direction direction, const Algorit
   // output (the rest left at the underflow term), and reads past the buffers where the groups' shapes differ.
   if (c.problem.op != Op::conv && (algorithm.kind == AlgorithmKind::winograd || algorithm.kind == AlgorithmKind::fft))
     return algorithm_bound(as_conv_case(c), conv_direction(c.problem.op, direction), algorithm, reference);
+  // near_max inputs (core/numerics/fill_special.hpp) keep every direct sum finite, not a fast algorithm's transforms,
+  // which add an input's own values up before any product: a correct FFT or Winograd may overflow its format there.
+  if (c.special == FillSpecial::near_max &&
+      (algorithm.kind == AlgorithmKind::winograd || algorithm.kind == AlgorithmKind::fft)) {
+    AlgorithmBound bound{{}, 0, {}, to_string(algorithm), {}};
+    bound.unjudgeable = "near_max inputs: a fast algorithm's transforms sum values near the format's largest finite, "
+                        "which its bound does not cover";
+    return bound;
+  }
   switch (algorithm.kind) {
   case AlgorithmKind::direct: break;
   case AlgorithmKind::winograd: return winograd_bound(c, direction, algorithm, reference);

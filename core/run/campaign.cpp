@@ -81,7 +81,7 @@ void save_failures(CampaignReport &report, const std::vector<Strategy> &strategi
   for (size_t i : to_save)
     calls.push_back([&, i] {
       return encode(save_finding(report.failures[i].failure, strategies, options.seed, options.fill,
-                                 options.corpus_dir, shrink, options.run_timeout_s));
+                                 options.fill_special, options.corpus_dir, shrink, options.run_timeout_s));
     });
   // Shrinking stops after 60 s of tries; each try of a timeout finding may take a whole run timeout.
   const double save_timeout_s = 120 + 3 * options.run_timeout_s;
@@ -95,7 +95,8 @@ void save_failures(CampaignReport &report, const std::vector<Strategy> &strategi
     }
     const auto failing = std::find_if(strategies.begin(), strategies.end(),
                                       [&](const Strategy &s) { return s.name == reported.failure.strategy; });
-    reported.saved = save_inputs_only(reported.failure, options.seed, options.fill, options.corpus_dir,
+    reported.saved = save_inputs_only(reported.failure, options.seed, options.fill, options.fill_special,
+                                      options.corpus_dir,
                                       "saving it with shrinking and results " + ends[k].termination.describe(),
                                       failing != strategies.end() ? &*failing : nullptr);
   }
@@ -168,7 +169,7 @@ CampaignReport run_campaign(const CaseSource &source, const std::vector<Strategy
   {
     CaseWorkers workers(strategies, processes, options.run_timeout_s, [&](uint64_t index, const BeforeRun &before) {
       const Clock::time_point case_start = Clock::now();
-      const Case conv_case = make_case(source.config_at(index), options.fill, options.seed, index);
+      const Case conv_case = make_case(source.config_at(index), options.fill, options.seed, index, options.fill_special);
       const Reference reference = compute_reference(conv_case);
       CaseRun run;
       run.problem = conv_case.problem;

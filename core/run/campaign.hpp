@@ -32,6 +32,7 @@ struct CampaignOptions {
   int threads = 0;         // worker processes; 0: one per core
   double run_timeout_s = 60; // longest one strategy may run on one direction of one case before it is a timeout
   FillMode fill = FillMode::mixed;
+  FillSpecial fill_special = FillSpecial::mixed; // the special-value kinds drawn (core/numerics/fill_special.hpp)
   std::string corpus_dir = "convcheck-findings";
   bool shrink = true;
   size_t saved_per_failure_kind = 1; // failures saved (and shrunk) per strategy/direction; the rest are counted

@@ -71,8 +71,8 @@ Outcome outcome_on(const Case &conv_case, const Strategy &strategy, Direction di
 }
 
 // The case of `config` with the failure's inputs and dispatch settings.
-Case failure_case(const Failure &failure, const Problem &config, uint64_t seed, FillMode fill) {
-  Case made = make_case(config, fill, seed, failure.case_index);
+Case failure_case(const Failure &failure, const Problem &config, uint64_t seed, FillMode fill, FillSpecial special) {
+  Case made = make_case(config, fill, seed, failure.case_index, special);
   made.settings = failure.settings;
   return made;
 }
@@ -93,15 +93,18 @@ void write_finding(const SavedFinding &saved, const Failure &failure, const Stra
 } // namespace
 
 SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &strategies, uint64_t seed,
-                          FillMode fill, const std::string &corpus_dir, bool shrink_it, double run_timeout_s) {
+                          FillMode fill, FillSpecial special, const std::string &corpus_dir, bool shrink_it,
+                          double run_timeout_s) {
   const auto failing = std::find_if(strategies.begin(), strategies.end(),
                                     [&](const Strategy &s) { return s.name == failure.strategy; });
   assert(failing != strategies.end());
   // Every candidate is filled as the failing case was (a mixed campaign's normal, exact or witness), whatever its
   // own size would have drawn: a failure that shows in one fill is shrunk in that fill.
+  // Likewise its special kind, on whichever tensors the case index draws.
   fill = resolve_fill_mode(fill, seed, failure.case_index, failure.config);
+  special = resolve_fill_special(special, fill, seed, failure.case_index, failure.config);
   auto outcome_for = [&](const Problem &config) {
-    return outcome_on(failure_case(failure, config, seed, fill), *failing, failure.direction, failure.kind,
+    return outcome_on(failure_case(failure, config, seed, fill, special), *failing, failure.direction, failure.kind,
                       run_timeout_s);
   };
   SavedFinding saved{failure.config, failure.problem, 0, 0, {}};
@@ -118,7 +121,7 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
   const Outcome outcome = outcome_for(saved.shrunk);
   saved.problem = outcome.verdict == Verdict::failed ? outcome.detail : failure.problem;
 
-  CaseFile case_file{failure_case(failure, saved.shrunk, seed, fill), {}, {}};
+  CaseFile case_file{failure_case(failure, saved.shrunk, seed, fill, special), {}, {}};
   if (shrink_it && failure.kind == FailureKind::mismatch)
     saved.neighbours = neighbour_table(case_file.conv_case, *failing, failure.direction, run_timeout_s);
   case_file.finding = FindingRecord{.implementation = outcome.implementation};
@@ -138,10 +141,11 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
   return saved;
 }
 
-SavedFinding save_inputs_only(const Failure &failure, uint64_t seed, FillMode fill, const std::string &corpus_dir,
+SavedFinding save_inputs_only(const Failure &failure, uint64_t seed, FillMode fill, FillSpecial special,
+                              const std::string &corpus_dir,
                               const std::string &note, const Strategy *finder) {
   SavedFinding saved{failure.config, fmt::format("{} ({})", failure.problem, note), 0, 0, {}};
-  CaseFile case_file{failure_case(failure, failure.config, seed, fill), {}, {}};
+  CaseFile case_file{failure_case(failure, failure.config, seed, fill, special), {}, {}};
   saved.path = finding_path(corpus_dir, saved.shrunk, failure.strategy, failure.direction);
   write_finding(saved, failure, finder, case_file, corpus_dir);
   return saved;

@@ -57,13 +57,14 @@ std::string finding_path(const std::string &corpus_dir, const Problem &config, c
 /// Mismatches are shrunk in this process, so callers that must survive a strategy crashing mid-shrink run this in
 /// a forked child (the campaign does).
 SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &strategies, uint64_t seed,
-                          FillMode fill, const std::string &corpus_dir, bool shrink_it, double run_timeout_s = 60);
+                          FillMode fill, FillSpecial special, const std::string &corpus_dir, bool shrink_it, double run_timeout_s = 60);
 
 /// Writes the failure's case unshrunk, with its inputs and the finding but no recorded results, without running
 /// any strategy: what is left when saving it properly crashed. `note` is appended to the problem; `finder`, the
 /// failing strategy (nullptr when unknown), gives what the finding keeps of it: its declaration, whether its
 /// hold-backs were lifted (FindingRecord).
-SavedFinding save_inputs_only(const Failure &failure, uint64_t seed, FillMode fill, const std::string &corpus_dir,
+SavedFinding save_inputs_only(const Failure &failure, uint64_t seed, FillMode fill, FillSpecial special,
+                              const std::string &corpus_dir,
                               const std::string &note, const Strategy *finder);
 
 } // namespace convcheck

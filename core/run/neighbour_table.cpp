@@ -25,7 +25,7 @@ std::vector<NeighbourRow> neighbour_table(const Case &original, const Strategy &
   for (uint64_t draw = 0; draw < input_draws; ++draw)
     for (const Neighbour &neighbour : neighbours) {
       Case made = make_case(neighbour.problem, original.fill, original.seed,
-                            original.case_index + draw * 0x9e3779b97f4a7c15ULL);
+                            original.case_index + draw * 0x9e3779b97f4a7c15ULL, original.special);
       made.settings = settings_of(original);
       cases.push_back(std::move(made));
     }

@@ -332,13 +332,15 @@ private:
       value = string_attribute(root, "/", setting->name.c_str());
       if (setting->find(value) == nullptr) fail(setting->unknown(value) + " in attribute /" + setting->name);
     }
-    if (H5Aexists(root, "fill") <= 0) return;
-    const std::string fill = string_attribute(root, "/", "fill");
+    // A file from before the special kinds (core/numerics/fill_special.hpp) carries none.
     try {
-      c.fill = parse_fill_mode(fill);
+      if (H5Aexists(root, "fill") > 0) c.fill = parse_fill_mode(string_attribute(root, "/", "fill"));
+      if (H5Aexists(root, "fill_special") > 0)
+        c.special = parse_fill_special(string_attribute(root, "/", "fill_special"));
     } catch (const InputError &error) {
       fail(error.what()); // so the message names the file (found by tests/fuzz/malformed_seeds.sh)
     }
+    if (c.special == FillSpecial::mixed) fail("attribute /fill_special is mixed, not the kind the case carries");
   }
 
   void read_results(hid_t root, CaseFile &result) const {
@@ -494,6 +496,7 @@ public:
     int_attribute(root, "seed", static_cast<int64_t>(c.seed));
     int_attribute(root, "case_index", static_cast<int64_t>(c.case_index));
     string_attribute(root, "fill", to_string(c.fill));
+    if (c.special != FillSpecial::none) string_attribute(root, "fill_special", to_string(c.special));
     for (const auto &[setting, value] : settings_of(c))
       if (!value.empty()) string_attribute(root, setting.c_str(), value);
     string_attribute(root, "convcheck_version", CONVCHECK_VERSION);

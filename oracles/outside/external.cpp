@@ -73,6 +73,7 @@ RunResults run_external(const ExternalSpec &spec, const Case &c) {
 
 CaseFile command_case_file(const Case &c) {
   Case copy{c.problem, {}, c.seed, c.case_index, c.fill};
+  copy.special = c.special;
   for (Role role : input_roles) copy[role] = c[role].clone();
   return CaseFile{std::move(copy), {}, {}};
 }

@@ -19,6 +19,10 @@
 namespace {
 
 namespace fs = std::filesystem;
+
+const std::string near_max_reason =
+    "near_max inputs: a fast algorithm's transforms sum values near the format's largest finite,"
+    " which its bound does not cover";
 using convcheck::testing::Invocation;
 using convcheck::testing::read_json;
 using convcheck::testing::run_convcheck;
@@ -194,8 +198,13 @@ TEST_F(Plugin, AnOldVersionIsReadAsDirectANewOneIsJudgedUnderItsClass) {
   const Invocation focused =
       fuzz(plugins + "/libwinograd_plugin.so", "--cases 200 --threads 2 --fill normal --focus p");
   ASSERT_EQ(focused.status, 0) << focused.output;
-  EXPECT_EQ(verdicts("output", "passed") + verdicts("output", "weak"), 200);
-  EXPECT_EQ(verdicts("grad_data", "passed") + verdicts("grad_data", "weak"), 200);
+  // Every case judged, but the near_max ones (1/8 of normal cases, core/numerics/fill_special.hpp): a fast algorithm's
+  // transforms of values near the largest finite are outside its bound, and skipped saying so.
+  for (const char *direction : {"output", "grad_data"}) {
+    const int near_max = skipped_for(direction, near_max_reason);
+    EXPECT_EQ(verdicts(direction, "passed") + verdicts(direction, "weak") + near_max, 200) << direction;
+    EXPECT_LE(near_max, 200 / 5) << direction;
+  }
 }
 
 // examples/plugin/fft_plugin.c declares "fft": its correct results pass under the FFT bound in every fill.
@@ -204,7 +213,9 @@ TEST_F(Plugin, FftPluginPassesUnderItsClassInEveryFill) {
     const Invocation run = fuzz(plugins + "/libfft_plugin.so",
                                 std::string("--cases 150 --threads 2 --focus p --fill ") + fill);
     ASSERT_EQ(run.status, 0) << fill << ": " << run.output;
-    EXPECT_EQ(verdicts("output", "passed") + verdicts("output", "weak"), 150) << fill;
+    const int near_max = skipped_for("output", near_max_reason); // as in the Winograd test above
+    EXPECT_EQ(verdicts("output", "passed") + verdicts("output", "weak") + near_max, 150) << fill;
+    EXPECT_LE(near_max, 150 / 5) << fill;
   }
 }
 
