@@ -176,6 +176,9 @@ int check_command(const std::vector<std::string> &args) {
   for (const std::string &batch : batches)
     if (syntax.format == "benchdnn") read_benchdnn_file(batch, syntax, cli.run.max_elements, configs);
     else read_batch(batch, syntax, cli.run.max_elements, configs);
+  if (configs.empty() && syntax.format == "benchdnn" && !batches.empty())
+    throw InputError("check has no config to run: no run of the benchdnn batch files is in convcheck's scope (the "
+                     "summary above counts the runs skipped by reason)");
   if (configs.empty()) throw InputError("check has no config to run (give descriptors or --batch FILE)");
   if (list_only) {
     for (const Problem &config : configs) fmt::print("{}\n", format_descriptor(config));

@@ -146,8 +146,17 @@ void BenchdnnSettings::apply(const std::string &word) {
   const std::string name = benchdnn_option_name(word);
   const size_t equals = word.find('=');
   const std::string value = equals == std::string::npos ? "" : word.substr(equals + 1);
+  const BenchdnnSettings defaults;
   if (name == "reset") {
-    *this = BenchdnnSettings{};
+    *this = defaults;
+  } else if (value.empty() && (name == "dir" || name == "dt" || name == "cfg" || name == "stag" || name == "wtag" ||
+                               name == "dtag" || name == "mb")) {
+    // benchdnn's parse_vector_str: an empty list is the option's default (`--stag=`).
+    if (name == "dir") dirs = defaults.dirs;
+    if (name == "dt" || name == "cfg") dts = defaults.dts;
+    if (name == "stag" || name == "wtag" || name == "dtag")
+      (name == "stag" ? stags : name == "wtag" ? wtags : dtags) = std::vector<std::string>{"any"};
+    if (name == "mb") mbs = defaults.mbs;
   } else if (name == "dir") {
     dirs.clear();
     for (const std::string &dir : split(value, ',')) dirs.push_back(read_dir(word, dir));

@@ -59,7 +59,8 @@ struct BenchdnnSettings {
   /// non-list option); their effect is looked up in benchdnn_options() (unknown: not there).
   std::vector<std::pair<std::string, std::vector<std::string>>> others;
 
-  /// Applies one option word (`--dir=BWD_D,BWD_W`, `--reset`); `--batch` is the reader's. Throws InputError with
+  /// Applies one option word (`--dir=BWD_D,BWD_W`, `--reset`; an empty list, `--stag=`, is the option's default);
+  /// `--batch` is the reader's. Throws InputError with
   /// the option and the malformed value ("--mb=x: 'x' is not a batch size").
   void apply(const std::string &word);
 };

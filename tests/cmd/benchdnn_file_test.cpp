@@ -75,6 +75,12 @@ TEST_F(BenchdnnFileCheck, BadInputIsOneLineAndExitTwo) {
   const Invocation value = convcheck("check --format benchdnn --batch " + path("mb"));
   EXPECT_EQ(value.status, 2);
   EXPECT_EQ(value.output, "convcheck: error: " + path("mb") + ":1: --mb=2,x: 'x' is not a batch size\n");
+  std::ofstream(path("int8")) << "--dt=u8:s8:u8 mb1ic2ih5oc2kh3\n";
+  const Invocation none = convcheck("check --format benchdnn --batch " + path("int8"));
+  EXPECT_EQ(none.status, 2);
+  EXPECT_TRUE(none.output.ends_with("convcheck: error: check has no config to run: no run of the benchdnn batch files is "
+                                    "in convcheck's scope (the summary above counts the runs skipped by reason)\n"))
+      << none.output;
   std::ofstream(path("groups")) << "--dir=BWD_D\ng3mb1ic4ih5oc3kh3\n";
   const Invocation invalid = convcheck("check --format benchdnn --batch " + path("groups"));
   EXPECT_EQ(invalid.status, 2);

@@ -45,8 +45,8 @@ protected:
   fs::path directory_;
 };
 
-// The expected figures were counted independently, by enumerating every combination of every option's values (a
-// script outside convcheck, the report of the h-bench branch says which), not by convcheck's own arithmetic.
+// The expected figures were counted independently, by enumerating every combination of every option's values
+// (tests/scripts/benchdnn_count.py), not by convcheck's own arithmetic.
 TEST_F(BenchdnnFile, RunsPerOneDnnFileAsBenchdnnMakesThem) {
   struct Expected {
     const char *file;
@@ -160,10 +160,25 @@ TEST_F(BenchdnnFile, UnmodelledAndUnknownOptionsAreCountedOncePerOption) {
                                     "convcheck) (2), --dt=u8:s8:u8 (2), --wtag=aBcd16b (1)");
 }
 
-TEST_F(BenchdnnFile, ContinuedWordsAndCommentsAreReadAsBenchdnnReadsThem) {
-  const std::string file = write("top", "# a comment --dir=BWD_D\n--dir=BWD_D # trailing\nmb1ic2ih5\\\noc2kh3\n");
+TEST_F(BenchdnnFile, AnEmptyListIsTheOptionsDefault) {
+  // oneDNN's harness_conv_fused_depthwise writes `--stag=` (parse_vector_str: an empty value is the default).
+  const std::string file = write("top", "--dir=BWD_D --dt=bf16 --stag=axb --mb=4 mb1ic2ih5oc2kh3\n"
+                                        "--dir= --dt= --stag= --mb= mb1ic2ih5oc2kh3\n");
   const BenchdnnBatch batch = read_benchdnn_batch(file, Op::conv);
-  ASSERT_EQ(batch.runs.size(), 1u);
+  ASSERT_EQ(batch.runs.size(), 2u);
+  EXPECT_EQ(format_descriptor(batch.runs[0].problem), "mb4ic2ih5iw5oc2kh3kw3_nhwc_bf16:bf16:bf16:f32");
+  EXPECT_EQ(batch.runs[0].direction, Direction::grad_data);
+  EXPECT_EQ(format_descriptor(batch.runs[1].problem), "mb1ic2ih5iw5oc2kh3kw3");
+  EXPECT_EQ(batch.runs[1].direction, Direction::output);
+}
+
+TEST_F(BenchdnnFile, ContinuedWordsAndCommentsAreReadAsBenchdnnReadsThem) {
+  // A lone `\` continues too, as in oneDNN's test_conv_ci (`--attr-post-ops=, \` then `sum:0.5, \` ...).
+  const std::string file = write("top", "# a comment --dir=BWD_D\n--dir=BWD_D # trailing\nmb1ic2ih5\\\noc2kh3\n"
+                                        "--attr-post-ops=, \\\n   sum:0.5\n mb1ic2ih5oc2kh3\n");
+  const BenchdnnBatch batch = read_benchdnn_batch(file, Op::conv);
+  EXPECT_EQ(skipped_summary(batch), "skipped 1 run: --attr-post-ops (1)");
+  ASSERT_EQ(batch.runs.size(), 2u);
   EXPECT_EQ(batch.runs[0].direction, Direction::grad_data);
   EXPECT_EQ(format_descriptor(batch.runs[0].problem), "mb1ic2ih5iw5oc2kh3kw3");
 }
