@@ -1,11 +1,13 @@
 // `convcheck check`: a fixed list of configs (descriptors on the command line and/or a batch file, one per line,
 // `#` comments and blank lines ignored) through the strategies, with fuzz's options, report and exit codes.
-// `--format benchdnn` reads oneDNN benchdnn conv descriptors and batch files unchanged, with benchdnn's meaning;
+// `--format benchdnn` reads oneDNN benchdnn conv descriptors and batch files unchanged, with benchdnn's meaning (options
+// persisting until --reset, --batch includes, every direction, data type and tag listed: core/problem/benchdnn_file.hpp);
 // `--driver deconv` reads them as benchdnn's deconv driver does (core/problem/benchdnn_descriptor.hpp), as deconvs.
 
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <memory>
 #include <fstream>
 #include <iostream>
@@ -17,6 +19,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "core/problem/benchdnn_descriptor.hpp"
+#include "core/problem/benchdnn_file.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/input_error.hpp"
 
@@ -107,6 +110,34 @@ void read_batch(const std::string &path, const Syntax &syntax, int64_t max_eleme
   if (in.bad()) throw InputError(fmt::format("cannot read batch file {}", path));
 }
 
+// Appends the problems of a benchdnn batch file (and its includes), read with benchdnn's meaning
+// (core/problem/benchdnn_file.hpp): each problem of its runs in convcheck's scope once, in the order first met. A
+// problem is a case judged in every direction, so its runs in one direction or several (FWD_B and FWD_D alike) are
+// all judged by it. One line says how many runs benchdnn makes, how many are in scope and as how many problems, and
+// one counts the runs skipped by reason.
+void read_benchdnn_file(const std::string &path, const Syntax &syntax, int64_t max_elements,
+                        std::vector<Problem> &configs) {
+  BenchdnnBatch batch = read_benchdnn_batch(path, syntax.driver);
+  std::map<std::string, bool> seen;
+  int64_t judged = 0, problems = 0;
+  for (const BenchdnnRun &run : batch.runs) {
+    try {
+      validate(run.problem, std::numeric_limits<int64_t>::max());
+    } catch (const InputError &error) {
+      throw InputError(fmt::format("{}: {}", run.where, error.what()));
+    }
+    if (!is_valid(run.problem, max_elements)) {
+      batch.skip("a tensor over --max-elements", 1);
+      continue;
+    }
+    ++judged;
+    if (seen.emplace(format_descriptor(run.problem), true).second) configs.push_back(run.problem), ++problems;
+  }
+  spdlog::info("{}: benchdnn makes {} runs ({} file{} read); {} in convcheck's scope, judged as {} problems, each in "
+               "every direction", path, batch.total, batch.files, batch.files == 1 ? "" : "s", judged, problems);
+  if (const std::string skipped = skipped_summary(batch); !skipped.empty()) spdlog::warn("{}: {}", path, skipped);
+}
+
 } // namespace
 
 int check_command(const std::vector<std::string> &args) {
@@ -142,7 +173,12 @@ int check_command(const std::vector<std::string> &args) {
   for (const std::string &descriptor : descriptors)
     if (auto config = parse_entry(descriptor, syntax, "", cli.run.max_elements, precision))
       configs.push_back(*config);
-  for (const std::string &batch : batches) read_batch(batch, syntax, cli.run.max_elements, configs);
+  for (const std::string &batch : batches)
+    if (syntax.format == "benchdnn") read_benchdnn_file(batch, syntax, cli.run.max_elements, configs);
+    else read_batch(batch, syntax, cli.run.max_elements, configs);
+  if (configs.empty() && syntax.format == "benchdnn" && !batches.empty())
+    throw InputError("check has no config to run: no run of the benchdnn batch files is in convcheck's scope (the "
+                     "summary above counts the runs skipped by reason)");
   if (configs.empty()) throw InputError("check has no config to run (give descriptors or --batch FILE)");
   if (list_only) {
     for (const Problem &config : configs) fmt::print("{}\n", format_descriptor(config));

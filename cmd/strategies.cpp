@@ -170,7 +170,9 @@ int strategies_command(const std::vector<std::string> &args) {
   print_dispatch_settings();
   fmt::print("\nranks: spatial dimensions; formats: problems whose tensors and accumulation share one of them; crops:\n"
              "negative padding; combinations: the mixed rows of the precision table it computes besides (src:weight:dst:acc\n"
-             "in the descriptor: bf16_f32acc is bf16:bf16:bf16:f32, bf16_to_f32 bf16:bf16:f32:f32). Every strategy computes\n"
+             "in the descriptor: bf16_f32acc is bf16:bf16:bf16:f32, bf16_to_f32 bf16:bf16:f32:f32, the training rows\n"
+             "bf16_f32data f32:bf16:bf16:f32 and bf16_f32weight bf16:f32:bf16:f32, as benchdnn's --dt spells them\n"
+             "for BWD_D and BWD_W; f16 the same). Every strategy computes\n"
              "output, grad_data and grad_weight unless its description says otherwise; problems outside a strategy's\n"
              "support are reported as skipped with the reason. Kinds: strategy (runs by default); optional (runs when\n"
              "named in --strategies, or with --strategies all); server (an outside implementation the project ships,\n"

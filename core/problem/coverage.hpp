@@ -17,7 +17,7 @@ struct Corner {
 
 /// Each rank, one input channel, depthwise, groups with C/G != K/G, unit kernels, kernel larger than input, stride
 /// larger than kernel, dilation with stride, one-sided padding, negative padding, unequal spatial sizes, batch 1,
-/// batch > 1, each format of the dtype table, and each of the six data/weight layout pairs (named by their 2-D
+/// batch > 1, each row of the precision table the default draw makes (fuzz weight above 0), and each of the six data/weight layout pairs (named by their 2-D
 /// spellings; they cover every rank).
 const std::vector<Corner> &corners();
 

@@ -32,6 +32,10 @@ std::string precision_words(const Precision &precision);
 /// format supports besides its single formats (core/numerics/case.hpp's in_accumulation_format).
 std::vector<Precision> mixed_precisions();
 
+/// Whether data and weight are stored in different formats (the training rows bf16_f32data, bf16_f32weight and
+/// their f16 twins): most frameworks refuse such a pair, so a row of them is never inferred from declared formats.
+bool mixes_input_formats(const Precision &precision);
+
 /// The precisions of the rows whose inputs (src and weight) are stored in `storage`.
 std::vector<Precision> precisions_storing(DType storage);
 

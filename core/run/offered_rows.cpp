@@ -29,13 +29,17 @@ Problem within(Problem problem, const std::vector<const PrecisionRow *> &offered
     if (row->precision == problem.precision) return problem;
     total += row->fuzz_weight;
   }
-  auto pick = static_cast<int>(hash % static_cast<uint64_t>(total));
+  // Rows the plain draw never makes (weight 0, the training rows) are reached when nothing else is offered: then
+  // each is as likely as the others.
+  const auto weight = [&](const PrecisionRow *row) { return total == 0 ? 1 : row->fuzz_weight; };
+  const int64_t all = total == 0 ? static_cast<int64_t>(offered.size()) : total;
+  auto pick = static_cast<int64_t>(hash % static_cast<uint64_t>(all));
   for (const PrecisionRow *row : offered) {
-    if (pick < row->fuzz_weight) {
+    if (pick < weight(row)) {
       problem.precision = row->precision;
       break;
     }
-    pick -= row->fuzz_weight;
+    pick -= weight(row);
   }
   return problem;
 }

@@ -76,13 +76,15 @@ namespace {
 // The low-precision combinations of the precision table whose four formats are all among `formats` (a server
 // declaring float32 and bfloat16 computes bfloat16 storage with float32 sums). float32 storage with float64 sums is
 // not offered: an implementation that declared float32 and float64 before this table existed may well sum float32
-// tensors in float32, which that row's bound rightly fails.
+// tensors in float32, which that row's bound rightly fails. Nor are the training rows with data and weight in two
+// formats (bf16_f32data, ...): a declaration names formats, not pairs, and most frameworks refuse such a pair.
 std::vector<Precision> combinations_of(const std::vector<DType> &formats) {
   std::vector<Precision> combinations;
   const auto declared = [&](DType dtype) { return std::find(formats.begin(), formats.end(), dtype) != formats.end(); };
   for (const PrecisionRow &row : precision_table()) {
     const Precision &p = row.precision;
-    if (row.low_precision && declared(p.src) && declared(p.weight) && declared(p.dst) && declared(p.acc))
+    if (row.low_precision && !mixes_input_formats(p) && declared(p.src) && declared(p.weight) && declared(p.dst) &&
+        declared(p.acc))
       combinations.push_back(p);
   }
   return combinations;
@@ -152,7 +154,8 @@ Support declared_support(const DeclaredSupport &declared, std::vector<std::strin
           })) {
         std::vector<std::string> rows, sums;
         for (const PrecisionRow &row : precision_table())
-          if (row.low_precision && (row.precision.src == format || row.precision.dst == format)) {
+          if (row.low_precision && !mixes_input_formats(row.precision) &&
+              (row.precision.src == format || row.precision.dst == format)) {
             rows.push_back(precision_words(row.precision));
             if (std::find(sums.begin(), sums.end(), info(row.precision.acc).name) == sums.end())
               sums.push_back(info(row.precision.acc).name);

@@ -42,11 +42,12 @@ TEST_F(LowPrecision, BenchdnnDtAndCfgLinesSetTheFormatsOfTheLinesAfterThem) {
                                    " --strategies naive --threads 1 --report " + path("r.json") + " --corpus " +
                                    path("findings"));
   ASSERT_EQ(run.status, 0) << run.output;
-  EXPECT_NE(run.output.find(path("batch") + ":6: the descriptors after it are skipped: --dt=u8:s8:u8 is not f32, "
-                                            "f64, bf16 or f16"),
+  // The u8 run is counted, once, in the summary of what was skipped (core/problem/benchdnn_file.hpp).
+  EXPECT_NE(run.output.find(path("batch") + ": skipped 1 run: --dt=u8:s8:u8 (1)"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find(path("batch") + ": benchdnn makes 4 runs (1 file read); 3 in convcheck's scope, judged "
+                                            "as 3 problems, each in every direction"),
             std::string::npos)
       << run.output;
-  EXPECT_NE(run.output.find(path("batch") + ":7: skipped: --dt=u8:s8:u8"), std::string::npos) << run.output;
   const nlohmann::json report = read_json(path("r.json"));
   EXPECT_EQ(report["cases"], 3) << report.dump();
 }

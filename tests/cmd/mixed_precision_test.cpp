@@ -39,7 +39,8 @@ TEST_F(MixedPrecision, ReachesAServerAndAPluginThatDeclareBothFormats) {
   // The built-in strategies compute one format, or one row of the precision table, at a time and say so.
   EXPECT_EQ(report["strategies"]["naive"]["skip_reasons"].value(
                 "mixed formats float64:float32:float32:float64 are not supported (one of: float32, float64, "
-                "f32:f32:f32:f64, bf16:bf16:bf16:f32, f16:f16:f16:f32, bf16:bf16:f32:f32, f16:f16:f32:f32)",
+                "f32:f32:f32:f64, bf16:bf16:bf16:f32, f16:f16:f16:f32, bf16:bf16:f32:f32, f16:f16:f32:f32, "
+                "f32:bf16:bf16:f32, bf16:f32:bf16:f32, f32:f16:f16:f32, f16:f32:f16:f32)",
                 0),
             3);
 }

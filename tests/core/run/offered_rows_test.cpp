@@ -28,7 +28,10 @@ TEST(OfferedRows, FocusAndAPlainCampaignDrawTheRowsTakenInTheSameShares) {
   std::map<std::string, int> expected_weight;
   int total_weight = 0;
   for (const PrecisionRow *row : taken) expected_weight[row->name] = row->fuzz_weight, total_weight += row->fuzz_weight;
-  ASSERT_EQ(expected_weight.size(), 3u); // f32, bf16_f32acc, bf16_to_f32
+  // f32, bf16_f32acc, bf16_to_f32, and the training rows bf16_f32data and bf16_f32weight, which weigh 0: any mix of
+  // the two formats is taken, and neither draw makes those two.
+  ASSERT_EQ(expected_weight.size(), 5u);
+  EXPECT_EQ(expected_weight["bf16_f32data"] + expected_weight["bf16_f32weight"], 0);
 
   Strategy outside{.name = "mine", .outside = true, .supports = support};
   const std::vector<const PrecisionRow *> offered = offered_to_outside({outside});
