@@ -21,6 +21,16 @@ const std::string fast_server = "/usr/bin/python3 " CONVCHECK_SOURCE_DIR "/oracl
 class FastServer : public convcheck::testing::ScratchDirectoryTest {
 protected:
   // A campaign of naive and the server as `s`; every direction of `s` judged on `judged` cases or skipped.
+
+  // Judged on every case but the near_max ones, whose Winograd and FFT results are skipped with the reason (docs/bounds.md;
+  // about 6% of normal cases), and on at least 85 in 100.
+  static void expect_judged_on_all_but_near_max(const nlohmann::json &s, const char *direction, int cases,
+                                                const std::string &what) {
+    const nlohmann::json &d = s["directions"][direction];
+    const int judged = d["passed"].get<int>() + d["weak"].get<int>();
+    EXPECT_EQ(judged + d["skipped"].get<int>(), cases) << what << " " << direction;
+    EXPECT_GE(judged, cases * 85 / 100) << what << " " << direction;
+  }
   nlohmann::json fuzz(const std::string &mode, const std::string &extra, const char *fill) {
     const Invocation run = run_convcheck("fuzz --strategies naive --external-server 's=" + fast_server + " " + mode +
                                          "' " + extra + " --threads 2 --seed 7 --fill " + fill + " --corpus " +
@@ -34,9 +44,7 @@ TEST_F(FastServer, WinogradPassesUnderItsBoundInEveryFill) {
   for (const char *fill : {"normal", "mixed", "exact"}) {
     const nlohmann::json s = fuzz("winograd", "--cases 150 --focus s", fill);
     EXPECT_EQ(s["failed"], 0) << fill;
-    for (const char *direction : {"output", "grad_data"})
-      EXPECT_EQ(s["directions"][direction]["passed"].get<int>() + s["directions"][direction]["weak"].get<int>(), 150)
-          << fill << " " << direction;
+    for (const char *direction : {"output", "grad_data"}) expect_judged_on_all_but_near_max(s, direction, 150, fill);
   }
 }
 
@@ -48,8 +56,7 @@ TEST_F(FastServer, WinogradPassesWhereverItsTilesStart) {
         const nlohmann::json s = fuzz(mode, "--cases 100 --focus s", fill);
         EXPECT_EQ(s["failed"], 0) << mode << " " << fill;
         for (const char *direction : {"output", "grad_data"})
-          EXPECT_EQ(s["directions"][direction]["passed"].get<int>() + s["directions"][direction]["weak"].get<int>(), 100)
-              << mode << " " << fill << " " << direction;
+          expect_judged_on_all_but_near_max(s, direction, 100, mode + " " + fill);
       }
 }
 
