@@ -1,9 +1,11 @@
 #pragma once
 // The problem shape of oneDNN issue #6035 (docs/findings.md), which two strategies hold back: `onednn`, and `torch`
-// through ATen's Mkldnn backend. oneDNN 2.6's jit_1x1 weight gradient of a strided 1x1 conv with fewer input
-// channels per group than the kernel's channel block (8 on AVX2, 16 on AVX-512) writes past its scratchpad when
-// its source is channels-last. Each caller adds what decides whether its call reaches that kernel (the layouts it
-// hands oneDNN, the kernel chosen).
+// through ATen's Mkldnn backend. oneDNN's jit_1x1 weight gradient of a strided 1x1 conv with fewer input channels per
+// group than the kernel's channel block (8 on AVX2, 16 on AVX-512) writes past its part of the scratchpad when its
+// source is channels-last: found on 2.6, still so on 3.13.2 (docs/findings/onednn_1x1_wgrad_threads.cpp: on AVX2 past
+// the scratchpad's end with one planned thread and wrong values with 2 and 4; on AVX-512, whose kernel was right on
+// 2.6, past the end with 2 threads or more, also behind 3.13's jit_uni_ncsp wrapper of a channels-first source).
+// Each caller adds what decides whether its call reaches that kernel (the layouts it hands oneDNN, the kernel chosen).
 
 #include <algorithm>
 

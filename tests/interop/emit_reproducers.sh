@@ -1,28 +1,43 @@
 #!/bin/bash
-# `convcheck repro --emit` on real findings (corpus/upstream/, both oneDNN 2.6 bugs, each under its recorded ISA
-# cap): the C reproducer compiles against oneDNN alone and shows the bug (exit 1), and the benchdnn line names the
-# cap, the direction and the format (tests/core/problem/benchdnn_writer_test.cpp reads its problem back). Deconvs:
-# the C program (oneDNN's deconvolution) and the script (F.conv_transpose*d) agree where the library is right.
+# `convcheck repro --emit` on real findings (corpus/upstream/, the oneDNN bugs, each under its recorded ISA cap): the
+# C reproducer compiles against oneDNN alone and shows the bug (exit 1), and the benchdnn line names the cap, the
+# direction and the format (tests/core/problem/benchdnn_writer_test.cpp reads its problem back). A bf16 finding has
+# no generated C program (`--emit c` refuses it, saying so; docs/findings/ has it written by hand). Deconvs: the C
+# program (oneDNN's deconvolution) and the script (F.conv_transpose*d) agree where the library is right.
+# The programs are v3 C API programs, built against the oneDNN of the onednn strategy (the wheels in the source
+# tree's venvs/onednn, or ONEDNN_VENV), whose SYCL CPU runtime needs OCL_ICD_FILENAMES. They run on one CPU
+# (taskset): oneDNN plans for as many threads as the process may use, and #6035's first corpus case overflows past
+# its scratchpad only when planned for one (with two, into the second thread's part, where no guard sees it).
 # Usage: emit_reproducers.sh CONVCHECK SOURCE_DIR WORK_DIR
 set -u
 convcheck=$1 source=$2 work=$3
+onednn=${ONEDNN_VENV:-$source/venvs/onednn}
+export OCL_ICD_FILENAMES=$onednn/lib/libintelocl.so
+compile() { cc -O1 -Wall -Werror "$1" -I"$onednn/include" -L"$onednn/lib" -Wl,--disable-new-dtags,-rpath,"$onednn/lib" -ldnnl -lm -o "$2"; }
 rm -rf "$work" && mkdir -p "$work"
 status=0
 for case_file in "$source"/corpus/upstream/onednn-*.h5; do
   name=$(basename "$case_file" .h5)
-  "$convcheck" repro "$case_file" --emit c --out "$work/$name.c" || { echo "FAIL: --emit c $name"; status=1; continue; }
-  cc -O1 -Wall -Werror "$work/$name.c" -ldnnl -lm -o "$work/$name" || { echo "FAIL: $name.c does not compile"; status=1; continue; }
-  OMP_NUM_THREADS=1 "$work/$name" > "$work/$name.out" 2>&1
+  "$convcheck" repro "$case_file" --emit benchdnn --out "$work/$name.benchdnn" || { echo "FAIL: --emit benchdnn $name"; status=1; continue; }
+  line=$(grep -v '^#' "$work/$name.benchdnn")
+  if "$convcheck" repro "$case_file" --emit c --out "$work/$name.c" 2> "$work/$name.emit.err"; then
+    case "$line" in "ONEDNN_MAX_CPU_ISA=AVX2 ./benchdnn --conv --dir=BWD_W --dt=f32 "*) ;;
+      *) echo "FAIL: $name's benchdnn line is '$line'"; status=1 ;; esac
+  else
+    # bf16: refused with one line saying it is not float32; its benchdnn line names the bf16 cap and formats
+    grep -q "is not float32" "$work/$name.emit.err" || { echo "FAIL: --emit c $name: $(cat "$work/$name.emit.err")"; status=1; continue; }
+    case "$line" in "ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16 ./benchdnn --conv --dir=BWD_W --dt=bf16 "*) ;;
+      *) echo "FAIL: $name's benchdnn line is '$line'"; status=1 ;; esac
+    echo "$name: bf16, no generated C program ($(cat "$work/$name.emit.err"))"
+    continue
+  fi
+  compile "$work/$name.c" "$work/$name" || { echo "FAIL: $name.c does not compile"; status=1; continue; }
+  taskset -c 0 "$work/$name" > "$work/$name.out" 2>&1
   code=$?
   cat "$work/$name.out"
   if grep -q "^this host cannot run" "$work/$name.out"; then echo "$name: skipped, the host lacks the cap"; continue; fi
   [ $code -eq 1 ] || { echo "FAIL: $name's C reproducer exited $code, not 1 (the bug did not show)"; status=1; }
   grep -q "^the bug shows$" "$work/$name.out" || { echo "FAIL: $name's C reproducer did not say the bug shows"; status=1; }
-
-  "$convcheck" repro "$case_file" --emit benchdnn --out "$work/$name.benchdnn" || { echo "FAIL: --emit benchdnn $name"; status=1; continue; }
-  line=$(grep -v '^#' "$work/$name.benchdnn")
-  case "$line" in "ONEDNN_MAX_CPU_ISA=AVX2 ./benchdnn --conv --dir=BWD_W --dt=f32 "*) ;;
-    *) echo "FAIL: $name's benchdnn line is '$line'"; status=1 ;; esac
 done
 # An injected bug's finding: a reproducer that runs oneDNN cannot show it, so benchdnn's is refused (exit 2, one line)
 # unless --emit-anyway asks, and then its first line says so and the line gets the case's own layouts and no cap
@@ -83,9 +98,9 @@ with h5py.File(sys.argv[1], 'a') as case:
       path=$(grep -o "convcheck's oneDNN path \`[a-z_]*\`" "$work/$name.c" | cut -d'`' -f2)
       [ -n "${seen[$path-$direction]:-}" ] && break # this index's path is done
       seen[$path-$direction]=1
-      grep -q "dnnl_dilated_deconvolution_forward_desc_init" "$work/$name.c" || { echo "FAIL: $name.c creates no deconvolution"; status=1; }
-      cc -O1 -Wall -Werror "$work/$name.c" -ldnnl -lm -o "$work/$name" || { echo "FAIL: $name.c does not compile"; status=1; continue; }
-      OMP_NUM_THREADS=1 "$work/$name" > "$work/$name.out" 2>&1
+      grep -q "dnnl_deconvolution_forward_primitive_desc_create" "$work/$name.c" || { echo "FAIL: $name.c creates no deconvolution"; status=1; }
+      compile "$work/$name.c" "$work/$name" || { echo "FAIL: $name.c does not compile"; status=1; continue; }
+      taskset -c 0 "$work/$name" > "$work/$name.out" 2>&1
       code=$?
       echo "$name ($path path): $(tr '\n' ' ' < "$work/$name.out")"
       grep -q "^this host cannot run" "$work/$name.out" && continue

@@ -4,8 +4,10 @@
 # 16 and fails at 18 (and across the next seams passes at 32 and 64, fails at 31 and 63), and the table shrinking stored in its
 # case file, its HTML and its JSON report say the same; a seam bug below its seam (ic_small_tail: the last input
 # channel left out below 16 per group), found by a 300-case fuzz and shrunk to one channel, fails at 15 and passes at 16;
-# oneDNN #6035 (corpus/upstream/, under its avx2 cap) passes with stride 1 and with channels-first data; every corpus
-# finding keeps its table.
+# oneDNN #6035 (its corpus/upstream/ case on oneDNN 3.13, mb2ic4ih12iw6oc5kh1kw1sw2_nhwc under its avx2 cap: the
+# first, mb1ic1ih3iw6oc1kh1kw1sw2_nhwc, and its whole neighbourhood pass in a process where oneDNN plans for two
+# threads, the overflow landing in the second thread's part of the scratchpad) fails with 3 input channels and
+# passes with 8, with stride 1 and with channels-first data; every corpus finding keeps its table.
 # Usage: neighbour_table.sh CONVCHECK SOURCE_DIR WORK_DIR
 set -u
 convcheck=$1 source=$2 work=$3
@@ -48,15 +50,16 @@ for f in missing: print("FAIL: no neighbour table in", f)
 sys.exit(1 if missing or not files else 0)
 PY
 fi
-"$convcheck" repro "$source/corpus/upstream/onednn-grad_weight-22d0a043a832b052.h5" --strategies onednn \
-  --run-held-back --neighbours > "$work/6035.txt"
+case_6035="$source/corpus/upstream/onednn-grad_weight-1af70a319c8f3de2.h5"
+"$convcheck" repro "$case_6035" --strategies onednn --run-held-back --neighbours > "$work/6035.txt"
 if grep -q "this host cannot run avx2" "$work/6035.txt"; then echo "6035: the host lacks avx2"; exit $status; fi
 expect "$work/6035.txt" '^    passed +stride_width 1 '
 expect "$work/6035.txt" '^    passed +data_layout NCHW '
-expect "$work/6035.txt" '^    fails +in_channels 2 '
+expect "$work/6035.txt" '^    fails +in_channels 3 '
+expect "$work/6035.txt" '^    passed +in_channels 8 '
 expect "$work/6035.txt" '^  failing region: [0-9]+ of [0-9]+ neighbours fail(;.*)?$'
 # --keep-neighbours stores the table in (a copy of) the corpus case, and a plain repro prints it from there.
-cp "$source/corpus/upstream/onednn-grad_weight-22d0a043a832b052.h5" "$work/6035.h5"
+cp "$case_6035" "$work/6035.h5"
 "$convcheck" repro "$work/6035.h5" --strategies onednn --run-held-back --keep-neighbours > "$work/6035-keep.txt"
 expect "$work/6035-keep.txt" "^  kept in $work/6035.h5 \\(/finding/neighbours\\)$"
 "$convcheck" repro "$work/6035.h5" --strategies onednn --run-held-back > "$work/6035-kept.txt"

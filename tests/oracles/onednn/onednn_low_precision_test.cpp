@@ -132,9 +132,11 @@ TEST(OnednnLowPrecision, NarrowAccumulationIsCaughtWhereOneDnnPasses) {
   }
 }
 
-// oneDNN 2.6 bf16 kernels that return wrong values (oracles/onednn/bf16_bugs.hpp): each is held back, with
-// its reason, on the paths where oneDNN picks it for the bug's layout, and runs and passes on the others. Lifted
-// (--run-held-back), those whose wrong values are the same each run fail under the bound, as the fuzz found them.
+// oneDNN bf16 kernels that return wrong values on the installed oneDNN (oracles/onednn/bf16_bugs.hpp): each is held
+// back, with its reason, on the paths where oneDNN picks it for the bug's layout, and runs and passes on the others.
+// Lifted (--run-held-back), those whose wrong values are the same each run fail under the bound, as the fuzz found
+// them. The 2.6 jit_bf16 stride-over-input shape is still wrong on 3.13.2; the depth-kernel shape is 3.13.2's own
+// (batch 8: it goes wrong while each of oneDNN's threads takes whole images; measured wrong with 1, 2, 4 and 8).
 TEST(OnednnLowPrecision, HoldsBackTheBf16KernelsThatReturnWrongValues) {
   if (const std::string lacks = host_lacks("avx512_core_bf16"); !lacks.empty()) GTEST_SKIP() << lacks;
   const struct {
@@ -146,9 +148,8 @@ TEST(OnednnLowPrecision, HoldsBackTheBf16KernelsThatReturnWrongValues) {
     const char *known_bug; // its row in oracles/onednn/known_bugs.cpp
   } bugs[] = {
       {"mb1ic16iw1oc16kw3sw2pl1pr1", Direction::grad_weight, "jit_bf16:", true, false, "onednn-bf16-wgrad-stride"},
-      {"mb1ic4id3ih7iw7oc7kd2kh3kw1sd3pfr1pbk1_ndhwc", Direction::grad_weight, "jit_bf16:", true, true,
-       "onednn-bf16-wgrad-stride"},
-      {"mb2ic4ih10iw6oc1kh1kw1_nhwc", Direction::grad_data, "jit_bf16_1x1", false, true, "onednn-bf16-1x1-dgrad-odd"},
+      {"mb8ic2id2ih3iw2oc2kd3kh2kw3pfr1pbk1pt1pl1pr1_ndhwc", Direction::grad_weight, "jit_bf16:", true, true,
+       "onednn-bf16-wgrad-depth-kernel-over-input"},
   };
   for (const auto &bug : bugs) {
     const Case conv_case = make_case(parse_descriptor(std::string(bug.shape) + bf16), FillMode::exact, 7, 3);
@@ -170,9 +171,42 @@ TEST(OnednnLowPrecision, HoldsBackTheBf16KernelsThatReturnWrongValues) {
       const RunResults lifted_runs = onednn_results(conv_case, path, OnednnAlgorithm::direct, true);
       const RunResult &lifted = lifted_runs.at(bug.direction);
       ASSERT_FALSE(lifted.result.empty()) << lifted.error;
-      EXPECT_EQ(judge("onednn", bug.direction, lifted.result, reference[bug.direction]).verdict, Verdict::failed);
+      EXPECT_EQ(judge("onednn", bug.direction, lifted.result, reference[bug.direction]).verdict, Verdict::failed)
+          << bug.shape << " " << to_string(path);
     }
     EXPECT_GT(held_back, 0) << bug.shape << ": no path reached " << bug.kernel;
+  }
+}
+
+// oneDNN 2.6 bf16 bugs that 3.13 no longer shows: each problem runs on every path, nothing holds it back, and it
+// passes under the bound. The 3-D depth stride with depth padding reaches the same jit_bf16 weight gradient (fixed
+// in 3.1: its row ends there); the odd-channel 1x1 data gradient goes to brgconv now (brg_conv_bwd), not jit_bf16_1x1,
+// so its row (still open, since that kernel was not measured) holds nothing back here.
+TEST(OnednnLowPrecision, RunsAndPassesThe26Bf16BugsThatAreGone) {
+  if (const std::string lacks = host_lacks("avx512_core_bf16"); !lacks.empty()) GTEST_SKIP() << lacks;
+  EXPECT_FALSE(find_known_bug("onednn-bf16-wgrad-depth-stride")->versions.contains(version()));
+  const struct {
+    const char *shape;
+    Direction direction;
+    const char *kernel; // the kernel 3.13 runs it on, on the path that reached the 2.6 bug
+  } gone[] = {
+      {"mb1ic4id3ih7iw7oc7kd2kh3kw1sd3pfr1pbk1_ndhwc", Direction::grad_weight, "jit_bf16:"},
+      {"mb2ic4ih10iw6oc1kh1kw1_nhwc", Direction::grad_data, "brg_conv_bwd:"},
+  };
+  for (const auto &problem : gone) {
+    const Case conv_case = make_case(parse_descriptor(std::string(problem.shape) + bf16), FillMode::exact, 7, 3);
+    const Reference reference = compute_reference(conv_case);
+    EXPECT_EQ(onednn_implementation(conv_case.problem, problem.direction, OnednnPath::any_weights).rfind(problem.kernel, 0),
+              0u)
+        << problem.shape << ": " << onednn_implementation(conv_case.problem, problem.direction, OnednnPath::any_weights);
+    for (OnednnPath path : all_paths) {
+      const RunResults runs = onednn_results(conv_case, path);
+      const RunResult &run = runs.at(problem.direction);
+      EXPECT_EQ(run.held_back, "") << problem.shape << " " << to_string(path);
+      ASSERT_FALSE(run.result.empty()) << problem.shape << " " << to_string(path) << ": " << run.skipped << run.error;
+      EXPECT_NE(judge("onednn", problem.direction, run.result, reference[problem.direction]).verdict, Verdict::failed)
+          << problem.shape << " " << to_string(path);
+    }
   }
 }
 

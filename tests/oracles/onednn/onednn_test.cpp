@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include "core/numerics/case.hpp"
@@ -167,42 +168,57 @@ TEST(Onednn, StrategyAgreesWithReferenceOnTheCropsItTakes) {
   }
 }
 
-// oneDNN 2.6's jit weight gradient reads past the output when an outer axis is padded at the beginning and cropped
-// at the end; on this problem it corrupted the heap (oracles/onednn/skips.hpp has the measurements). That direction is held back
-// on a jit kernel only, and not even run (it would crash the test); gemm, on the plain path, computes it right.
+// oneDNN's jit:avx2 weight gradient reads past the output when an outer axis is padded at the beginning and cropped
+// at the end (docs/findings.md; still so in 3.13.2); on this problem it corrupted 2.6's heap. Under the avx2 cap
+// (a server process; skipped only where the host has no AVX2) that direction is held back on jit:avx2 only, and
+// not even run; the paths that take another kernel compute it right. On 3.13.2 the AVX-512 jit kernel and the
+// plain path's kernel (gemm behind jit_uni_ncsp, whose name starts with "jit" too) are right on it, so they run.
 TEST(Onednn, HoldsBackTheJitWeightGradientOfACropItGetsWrong) {
+  if (const std::string lacks = host_lacks("avx2"); !lacks.empty()) GTEST_SKIP() << lacks;
+  const std::string cap = "avx2";
   const Problem problem = parse_descriptor("mb1ic1ih7iw8oc1kh4kw5sh3pt1pb-2pr1_nhwc");
   const Case conv_case = make_case(problem, FillMode::exact, 7, 3);
   int held_back = 0;
   for (OnednnPath path : all_paths) {
-    const std::string implementation = onednn_implementation(problem, Direction::grad_weight, path);
-    const RunResults runs = onednn_results(conv_case, path);
+    const std::string implementation = onednn_implementation_under(cap, problem, Direction::grad_weight, path);
+    const RunResults runs = onednn_results_under(cap, conv_case, path, OnednnAlgorithm::direct, false);
     const RunResult &run = runs.at(Direction::grad_weight);
-    if (implementation.rfind("jit", 0) == 0) {
+    if (implementation.rfind("jit:avx2", 0) == 0) {
       ++held_back;
       EXPECT_EQ(run.held_back, held_back_detail(*find_known_bug("onednn-jit-wgrad-crop"),
                                                 fmt::format("{} ({} path)", implementation, to_string(path))));
       EXPECT_TRUE(run.result.empty());
     } else {
+      EXPECT_EQ(run.held_back, "") << to_string(path) << " " << implementation;
       EXPECT_EQ(run.skipped, "") << to_string(path) << " " << implementation;
     }
-    EXPECT_TRUE(path_disagreements(conv_case, path).empty()) << to_string(path);
+    EXPECT_TRUE(path_disagreements(conv_case, path, cap).empty()) << to_string(path);
   }
-  EXPECT_GT(held_back, 0) << "no path ran a jit weight gradient: the test no longer reaches the bug";
-  EXPECT_EQ(onednn_implementation(problem, Direction::grad_weight, OnednnPath::plain).rfind("jit", 0),
-            std::string::npos);
-  // The width axis is the kernel's inner loop, which clamps its padding: that weight gradient runs on jit too.
+  EXPECT_GT(held_back, 0) << "no path ran jit:avx2's weight gradient: the test no longer reaches the bug";
+  // The width axis is the kernel's inner loop, which clamps its padding: that weight gradient runs on jit:avx2 too.
   const Case width_crop = make_case(parse_descriptor("mb1ic1ih8iw7oc1kh5kw4sw3pl1pr-2_nhwc"), FillMode::exact, 7, 3);
-  EXPECT_EQ(onednn_results(width_crop, OnednnPath::blocked).at(Direction::grad_weight).skipped, "");
-  EXPECT_TRUE(path_disagreements(width_crop, OnednnPath::blocked).empty());
+  EXPECT_EQ(onednn_results_under(cap, width_crop, OnednnPath::blocked, OnednnAlgorithm::direct, false)
+                .at(Direction::grad_weight)
+                .skipped,
+            "");
+  EXPECT_TRUE(path_disagreements(width_crop, OnednnPath::blocked, cap).empty());
+  // The host's own kernels run the height crop, held back nowhere, and get it right (on an AVX-512 host, jit:avx512_core).
+  if (!host_lacks("avx512_core").empty()) return;
+  for (OnednnPath path : all_paths) {
+    EXPECT_EQ(onednn_implementation_under("avx512_core", problem, Direction::grad_weight, path).rfind("jit:avx2", 0),
+              std::string::npos);
+    EXPECT_TRUE(path_disagreements(conv_case, path, "avx512_core", true).empty()) << to_string(path);
+  }
 }
 
 // oneDNN issue #6035: the jit_1x1 weight gradient of a strided 1x1 conv on a channels-last source with fewer input
-// channels than its block writes past its scratchpad. The bug is in the AVX2 kernel (jit_1x1:avx2): an AVX-512 host
-// dispatches the same problem to jit_1x1:avx512_core, which is right, so the test pins oneDNN at avx2 (a server
-// process started with that cap) and is skipped only where the host has no AVX2. Held back where it runs (the
-// user's channels-last source, so not the blocked path); with the hold-back lifted, the guard bytes after the
-// scratchpad make it a finding of that direction alone, and the heap stays whole.
+// channels than its block writes past its part of the scratchpad (each thread's part is booked for jcp.is * jcp.ic
+// floats and written at sp * jcp.ic_block). Still so in 3.13.2 (docs/findings.md): past the scratchpad's end on one
+// logical thread, into the next thread's part, which gives wrong values, on more. This problem fails either way (1,
+// 2 and 4 logical threads measured with a standalone probe), so the test holds on any host; it pins oneDNN at avx2 (a
+// server process started with that cap) and is skipped only where the host has no AVX2. Held back where it runs (the
+// user's channels-last source, so not the blocked path); lifted, the weight gradient fails alone and the heap stays
+// whole (guard bytes after every buffer).
 TEST(Onednn, HoldsBackTheJit1x1WeightGradientThatWritesPastItsScratchpad) {
   if (const std::string lacks = host_lacks("avx2"); !lacks.empty()) GTEST_SKIP() << lacks;
   const std::string cap = "avx2";
@@ -216,27 +232,52 @@ TEST(Onednn, HoldsBackTheJit1x1WeightGradientThatWritesPastItsScratchpad) {
       << held.at(Direction::grad_weight).held_back;
   EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights, cap).empty());
 
-  const RunResults lifted = onednn_results_under(cap, conv_case, OnednnPath::any_weights, OnednnAlgorithm::direct, true);
-  EXPECT_EQ(lifted.at(Direction::grad_weight).error.rfind("threw: onednn: the primitive wrote past the ", 0), 0u)
-      << lifted.at(Direction::grad_weight).error;
-  EXPECT_TRUE(lifted.at(Direction::output).error.empty() && lifted.at(Direction::grad_data).error.empty());
+  // Lifted: written past the scratchpad ("the primitive wrote past the ...") or wrong values, by the thread count.
+  const auto lifted = path_disagreements(conv_case, OnednnPath::any_weights, cap, true);
+  ASSERT_EQ(lifted.size(), 1u) << fmt::format("{}", fmt::join(lifted, "; "));
+  EXPECT_EQ(lifted.front().rfind("any_weights path grad_weight: ", 0), 0u) << lifted.front();
 
   EXPECT_EQ(onednn_results_under(cap, conv_case, OnednnPath::blocked, OnednnAlgorithm::direct, false).at(Direction::grad_weight).skipped, "");
+  EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::blocked, cap, true).empty());
   const Case first = make_case(parse_descriptor("mb2ic4ih12iw6oc5kh1kw1sw2"), FillMode::exact, 7, 3);
   EXPECT_EQ(onednn_results_under(cap, first, OnednnPath::any_weights, OnednnAlgorithm::direct, false).at(Direction::grad_weight).skipped, "");
   EXPECT_TRUE(path_disagreements(first, OnednnPath::any_weights, cap).empty());
 }
 
-// The same problem under the host's own AVX-512 kernels: jit_1x1:avx512_core has no such bug, and is not held
-// back. Skipped, saying so, on a host without AVX-512.
-TEST(Onednn, TheAvx512Jit1x1WeightGradientOfTheSameProblemIsRight) {
+// The AVX-512 kernel (jit_1x1:avx512_core, block 16) has the same overflow in 3.13.2 once oneDNN plans for two
+// threads or more (docs/findings/onednn_1x1_wgrad_threads.cpp: mb1ic15ih12iw10oc16kh1kw1sw2_nhwc wrote 40 to 164
+// bytes past the scratchpad with 2, 3, 4 and 8 logical threads, nothing with 1), so the row holds it back too
+// (it was run, as right, on 2.6). Whether a run of the strategy shows it depends on how many threads oneDNN plans
+// for in that process, which varied between runs of this test under ctest and by hand (not understood yet), so
+// only the hold-back is checked here. Skipped, saying so, on a host without AVX-512.
+TEST(Onednn, HoldsBackTheAvx512Jit1x1WeightGradientToo) {
   if (const std::string lacks = host_lacks("avx512_core"); !lacks.empty()) GTEST_SKIP() << lacks;
   const std::string cap = "avx512_core";
-  const Case conv_case = make_case(parse_descriptor("mb2ic4ih12iw6oc5kh1kw1sw2_nhwc"), FillMode::exact, 7, 3);
-  EXPECT_EQ(onednn_implementation_under(cap, conv_case.problem, Direction::grad_weight, OnednnPath::any_weights)
-                .find("avx2"),
-            std::string::npos);
-  EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights, cap, true).empty());
+  const Case conv_case = make_case(parse_descriptor("mb1ic15ih12iw10oc16kh1kw1sw2_nhwc"), FillMode::exact, 7, 3);
+  ASSERT_EQ(onednn_implementation_under(cap, conv_case.problem, Direction::grad_weight, OnednnPath::any_weights),
+            "jit_1x1:avx512_core");
+  const RunResults held = onednn_results_under(cap, conv_case, OnednnPath::any_weights, OnednnAlgorithm::direct, false);
+  EXPECT_EQ(held.at(Direction::grad_weight).held_back.rfind("onednn-6035: ", 0), 0u)
+      << held.at(Direction::grad_weight).held_back;
+  EXPECT_TRUE(path_disagreements(conv_case, OnednnPath::any_weights, cap).empty());
+  // 3.13 runs a channels-first source with oneDNN's weight layout through the same kernel, reordered to
+  // channels-last (jit_uni_ncsp), with the same overflow (the probe above, channels-first, 2 threads or more): held
+  // back too.
+  const Case channels_first = make_case(parse_descriptor("mb1ic15ih12iw10oc16kh1kw1sw2"), FillMode::exact, 7, 3);
+  const std::string wrapped =
+      onednn_implementation_under(cap, channels_first.problem, Direction::grad_weight, OnednnPath::any_weights);
+  ASSERT_EQ(wrapped.rfind("jit_uni_ncsp:conv+jit_1x1:avx512_core", 0), 0u) << wrapped;
+  EXPECT_EQ(onednn_results_under(cap, channels_first, OnednnPath::any_weights, OnednnAlgorithm::direct, false)
+                .at(Direction::grad_weight)
+                .held_back.rfind("onednn-6035: ", 0),
+            0u);
+  // With 16 input channels (the block) it runs, held back nowhere.
+  const Case full_block = make_case(parse_descriptor("mb1ic16ih12iw10oc16kh1kw1sw2_nhwc"), FillMode::exact, 7, 3);
+  EXPECT_EQ(onednn_results_under(cap, full_block, OnednnPath::any_weights, OnednnAlgorithm::direct, false)
+                .at(Direction::grad_weight)
+                .held_back,
+            "");
+  EXPECT_TRUE(path_disagreements(full_block, OnednnPath::any_weights, cap, true).empty());
 }
 
 // The crops the strategy skips are exactly those oneDNN refuses: over every padding from -2 to 1 at the beginning
