@@ -32,7 +32,8 @@ const dnnl::engine &cpu_engine() {
     setenv("OCL_ICD_FILENAMES", CONVCHECK_ONEDNN_OPENCL, 0);
     // One thread: cases run one at a time per worker process, one worker per core, so TBB's own threads would only
     // oversubscribe the cores (a 3-D deconv of benchdnn's lists took past the 60 s case timeout with two workers
-    // of two threads each; measured). Held for the life of the process, as the engine is.
+    // of two threads each; measured). Held for the life of the process, as the engine is; the primitives are
+    // also planned for one thread (one_thread_arena).
     static const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
     if (std::getenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY") == nullptr &&
         std::getenv("DNNL_PRIMITIVE_CACHE_CAPACITY") == nullptr)
@@ -40,6 +41,11 @@ const dnnl::engine &cpu_engine() {
     return dnnl::engine(dnnl::engine::kind::cpu, 0);
   }();
   return engine;
+}
+
+tbb::task_arena &one_thread_arena() {
+  static tbb::task_arena arena(1);
+  return arena;
 }
 
 dnnl::memory ThreadScratch::scratchpad(const dnnl::memory::desc &desc) {

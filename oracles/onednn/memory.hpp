@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include <oneapi/dnnl/dnnl.hpp>
+#include <oneapi/tbb/task_arena.h>
 
 namespace convcheck {
 
@@ -26,6 +27,12 @@ const dnnl::engine &cpu_engine();
 /// pool), which a fork does not copy, so the child's first primitive would wait forever. Such a process runs oneDNN
 /// through a server (oracles/onednn/isa_server.hpp), a fresh process.
 bool cpu_engine_usable_here();
+
+/// A TBB arena of one thread, the one every oneDNN primitive is planned and run in: oneDNN 3.x sizes a kernel's work
+/// split and scratchpad by tbb::this_task_arena::max_concurrency(), which a global_control limit does not lower, so
+/// outside it a kernel was planned for the host's cores and run on one (measured: 2 planned on this 2-core host).
+/// One worker per core runs one case at a time, so one thread, planned and run, is what every host sees alike.
+tbb::task_arena &one_thread_arena();
 
 /// A primitive wrote into the guard after one of its buffers: a finding for that direction alone.
 struct OutOfBoundsWrite : std::runtime_error {

@@ -252,9 +252,8 @@ void run_one(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, const Ca
   run.result = run_direction(c, path, primitives, pd, held, direction, stream);
 }
 
-} // namespace
-
-RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, bool run_held_back) {
+/// onednn_results, on the calling thread.
+RunResults results_here(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, bool run_held_back) {
   RunResults runs;
   bool any_left = false;
   for (const DirectionInfo &each : directions(c.problem.op))
@@ -306,17 +305,23 @@ RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algori
   return runs;
 }
 
+} // namespace
+
+RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, bool run_held_back) {
+  return one_thread_arena().execute([&] { return results_here(c, path, algorithm, run_held_back); });
+}
+
 WeightLayout onednn_weight_layout(const Problem &config, OnednnPath path) { return held_weight_layout(config, path); }
 
 std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path,
                                   OnednnAlgorithm algorithm) {
-  try {
-    return CasePrimitives(config, path, dnnl_algorithm(algorithm))
-        .of(direction)
-        .impl_info_str();
-  } catch (const dnnl::error &error) {
-    return "none: " + describe(error);
-  }
+  return one_thread_arena().execute([&]() -> std::string { // planned as running plans it
+    try {
+      return CasePrimitives(config, path, dnnl_algorithm(algorithm)).of(direction).impl_info_str();
+    } catch (const dnnl::error &error) {
+      return "none: " + describe(error);
+    }
+  });
 }
 
 } // namespace convcheck

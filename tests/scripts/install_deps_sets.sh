@@ -6,9 +6,11 @@ set -euo pipefail
 deps="$1/scripts/install-deps.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 fuzz=$("$deps" --list fuzz) test=$("$deps" --list test)
-for package in g++ cmake libdnnl-dev libhdf5-dev; do
+for package in g++ cmake libtbb-dev libhdf5-dev "venvs/onednn: onednn==2026.1.0"; do
   grep -qx "$package" <<<"$fuzz" || fail "fuzz lacks $package"
 done
+! grep -q "^venvs/torch:" <<<"$fuzz" || fail "fuzz installs venvs/torch, which only tests use"
+grep -q "^venvs/torch: torch==" <<<"$test" || fail "test lacks venvs/torch"
 for package in chromium python3-torch python3-h5py slurmd slurmctld munge clang-14; do
   ! grep -qx "$package" <<<"$fuzz" || fail "fuzz installs $package, which only tests or hardening use"
 done
