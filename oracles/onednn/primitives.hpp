@@ -18,8 +18,9 @@ namespace convcheck::onednn_internal {
 /// (ThreadScratch) instead of allocating its own, and primitives on different threads never share one. Built once.
 const dnnl::primitive_attr &strict_attr();
 
-/// The primitive descriptors of one case: the forward one, built once and the hint of both backward ones. The
-/// memory descriptors are made once too (oneDNN spends a few thousand instructions on each).
+/// The primitive descriptors of one case, conv or deconv (oneDNN's deconvolution primitives): the forward one, built
+/// once and the hint of both backward ones. The memory descriptors are made once too (oneDNN spends a few thousand
+/// instructions on each).
 class CasePrimitives {
 public:
   /// Throws dnnl::error when oneDNN refuses the forward problem.
@@ -33,9 +34,10 @@ public:
   const Descs &user() const { return user_; }
 
 private:
-  /// The same for a deconv: oneDNN's deconvolution primitives, the forward one the hint of both backward ones.
-  dnnl::primitive_desc deconv_of(Direction direction) const;
-  dnnl::convolution_forward::primitive_desc forward(dnnl::prop_kind kind) const;
+  /// A forward primitive descriptor (forward_training: the hint of the backward ones), and a backward one.
+  template <class Primitive> typename Primitive::primitive_desc forward(dnnl::algorithm algorithm) const;
+  template <class Primitive, class Hint>
+  typename Primitive::primitive_desc backward(dnnl::algorithm algorithm, const Hint &hint) const;
 
   Geometry geometry_;
   Descs user_, descs_;

@@ -66,7 +66,8 @@ TEST_F(FastServer, FftPassesUnderItsBoundInEveryFill) {
   for (const char *fill : {"normal", "mixed", "exact"}) {
     const nlohmann::json s = fuzz("fft", "--cases 100", fill);
     EXPECT_EQ(s["failed"], 0) << fill;
-    EXPECT_GT(s["passed"].get<int>() + s["weak"].get<int>(), 200) << fill; // float64 cases are skipped
+    // float64 cases are skipped, and near_max ones (their transforms sum values near the largest finite)
+    EXPECT_GT(s["passed"].get<int>() + s["weak"].get<int>(), 170) << fill;
   }
 }
 

