@@ -57,9 +57,10 @@ std::string command_line(const CaseFile &case_file, Direction direction, const s
                              "which reads back as {}, the same deconvolution (the same output rows), which oneDNN may "
                              "refuse where an end padding comes out negative\n",
                              format_descriptor(with_derived_pad_end(problem)));
-  // convcheck hands oneDNN its scratchpad (user mode): that is where #6035 writes past.
+  // convcheck hands oneDNN its scratchpad (user mode): that is where #6035 writes past. It runs oneDNN on one
+  // thread, and `taskset -c 0` makes benchdnn's (TBB's or OpenMP's) pool one thread too: some bugs show only there.
   // benchdnn's driver is the op (--conv, --deconv), and --dir the op's own direction.
-  return note + fmt::format("{}./benchdnn --{} --dir={} --dt={} --stag={} --wtag={} --dtag={} --alg=direct "
+  return note + fmt::format("{}taskset -c 0 ./benchdnn --{} --dir={} --dt={} --stag={} --wtag={} --dtag={} --alg=direct "
                      "--attr-scratchpad=user {}\n",
                      isa.empty() ? "" : fmt::format("ONEDNN_MAX_CPU_ISA={} ", isa),
                      to_string(problem.op), benchdnn_dir(direction), dt, data, weight, data,

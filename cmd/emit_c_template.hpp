@@ -15,8 +15,10 @@ inline constexpr const char *c_reproducer_template = R"TEMPLATE(// @TITLE@
 // SYCL CPU runtime also needs OCL_ICD_FILENAMES=$DNNL/lib/libintelocl.so to find the CPU).
 // Exit status: 0 the result agrees with a float64 reference within the float32 bound and nothing was written past
 // any buffer; 1 the bug shows; 2 oneDNN refused (or this host cannot run the ISA cap).
+#define _GNU_SOURCE // sched_setaffinity
 #include <oneapi/dnnl/dnnl.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +84,12 @@ static long at(const long *dims, long a, long b, long z, long y, long x) {
 
 int main(void) {
   (void)data_in, (void)weight_in, (void)grad_output_in; // each direction reads two of the three
+  // One CPU, so one thread, as convcheck runs oneDNN: TBB and OpenMP size their pools from the CPUs the process may
+  // run on, read when oneDNN first runs, and some bugs show only with one thread.
+  cpu_set_t one_cpu;
+  CPU_ZERO(&one_cpu);
+  CPU_SET(sched_getcpu(), &one_cpu);
+  if (sched_setaffinity(0, sizeof one_cpu, &one_cpu) != 0) perror("sched_setaffinity");
 @CAP@
   CHECK(dnnl_engine_create(&engine, dnnl_cpu, 0));
   CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));

@@ -231,7 +231,7 @@ BenchdnnLine parse_benchdnn_line(const std::string &line, Op driver) {
   BenchdnnLine result;
   std::string text = strip_comment_and_blanks(line);
   if (text.empty()) return result;
-  // A whole command line, as `repro --emit benchdnn` writes it: ENV=VALUE... ./benchdnn --conv|--deconv OPTIONS...
+  // A whole command line, as `repro --emit benchdnn` writes it: ENV=VALUE... [taskset -c 0] ./benchdnn --conv|--deconv OPTIONS...
   // DESCRIPTOR. The driver and --dt are the line's own; the tags choose the layouts; --dir, --alg=direct and
   // --attr-scratchpad say how oneDNN runs the problem, not which; any other option would change the problem
   // unapplied, so the line is skipped saying so.
@@ -247,9 +247,12 @@ BenchdnnLine parse_benchdnn_line(const std::string &line, Op driver) {
   std::optional<BenchdnnPrecision> command_precision;
   std::map<std::string, std::string> tags;
   if (program != words.end()) {
-    for (auto word = words.begin(); word != program; ++word)
+    // Before the program: environment assignments, and `taskset -c CPUS` (convcheck runs oneDNN on one thread).
+    for (auto word = words.begin(); word != program; ++word) {
+      if (*word == "taskset" && program - word == 3 && word[1] == "-c") break;
       if (word->find('=') == std::string::npos || word->front() == '-')
         fail(fmt::format("'{}' before the benchdnn program is not an environment assignment", *word), text);
+    }
     std::string descriptor;
     for (auto word = program + 1; word != words.end(); ++word) {
       const std::string option = word->substr(0, word->find('='));

@@ -14,6 +14,7 @@
 #include "core/problem/op.hpp"
 #include "core/run/known_bug.hpp"
 #include "oracles/onednn/bf16_bugs.hpp"
+#include "oracles/onednn/brgconv_one_column.hpp"
 #include "oracles/onednn/bug_6035.hpp"
 #include "oracles/onednn/isa_caps.hpp"
 #include "oracles/onednn/onednn.hpp"
@@ -82,14 +83,41 @@ const KnownBugRegistration onednn_bugs{{
                 .directions = {Direction::grad_weight},
                 // jit:avx2 alone: on 3.13.2 jit:avx512_core and the plain path's gemm (behind jit_uni_ncsp) compute
                 // its problems right (docs/findings.md); 2.6's sse41 kernel did too.
-                .reached = [](const Case &c, Direction,
-                              const Ran &ran) { return padded_then_cropped_outer_axis(c.problem) && starts_with(ran(), "jit:avx2"); },
+                // A deconv's weight gradient runs the kernel on its own padding ("conv:any+jit:avx2"): the default
+                // campaign of 3.13.2 found `mb1ic2ih1iw5oc1kh4kw13sh3pt1pb-2oph1_deconv_nhwc_hwio` writing 3,848
+                // bytes past diff_weights.
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      return padded_then_cropped_outer_axis(c.problem) &&
+                             (starts_with(ran(), "jit:avx2") || starts_with(ran(), "conv:any+jit:avx2"));
+                    },
                 .reason = "the jit:avx2 weight gradient reads past diff_dst when an outer axis is padded at the beginning "
                           "and cropped at the end: wrong results, heap corruption or a crash",
                 .upstream = "not reported upstream yet (docs/findings.md has the draft)",
                 .docs = "docs/findings.md#onednn-26s-jit-weight-gradient-reads-past-diff_dst-when-an-outer-axis-is-"
                         "padded-at-the-beginning-and-cropped-at-the-end",
                 .corpus_case = "corpus/upstream/onednn-grad_weight-7e71acf0a1041df7.h5",
+            },
+            {
+                .id = "onednn-brgconv-one-column",
+                .versions = {"3.13", ""},
+                .strategies = every_onednn_strategy,
+                .directions = {Direction::output, Direction::grad_data},
+                // Measured on 3.13.2, f32 (docs/findings.md): of the swept problems with a one-column output and a
+                // width stride over 1 that ran brg_conv_fwd:avx512_core, 1,041 of 1,680 with one input channel wrong
+                // on one thread (1,415 on two), 0 of 5,030 with two input channels; none on brg_conv_fwd:avx2, none
+                // with stride 1 or two columns out. Its bf16 kernel the same through PyTorch 2.15 (grouped).
+                .reached =
+                    [](const Case &c, Direction direction, const Ran &ran) {
+                      return has_onednn_brgconv_one_column_shape(c.problem, direction) &&
+                             ran().find("brg_conv_fwd:avx512_core") != std::string::npos;
+                    },
+                .reason = "brg_conv_fwd on AVX-512 computes a one-column output reached with a width stride over 1, "
+                          "from one input channel per group, from the wrong input rows",
+                .upstream = "not reported upstream yet (docs/findings.md has the draft)",
+                .docs = "docs/findings.md#onednn-313s-brg_conv_fwd-gets-a-one-column-output-with-a-width-stride-"
+                        "over-1-wrong",
+                .corpus_case = "corpus/upstream/onednn-output-855c6ca97eab92fe.h5",
             },
             {
                 .id = "onednn-bf16-wgrad-stride",

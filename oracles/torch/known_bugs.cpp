@@ -16,6 +16,7 @@
 #include "core/run/known_bug.hpp"
 #include "oracles/onednn/isa_caps.hpp"
 #include "oracles/onednn/bf16_bugs.hpp"
+#include "oracles/onednn/brgconv_one_column.hpp"
 #include "oracles/onednn/bug_6035.hpp"
 
 namespace convcheck {
@@ -211,6 +212,31 @@ const KnownBugRegistration torch_bugs{{
                 .why_no_case = "its kernel needs AVX512-BF16; `convcheck check mb1ic2id2ih3iw2oc2kd3kh1kw1pfr1pbk1_ndhwc_"
                                "bf16:bf16:bf16:f32 --strategies torch --run-held-back --fill exact` shows it, and "
                                "docs/findings/torch215_bf16_wgrad_3d_deep_kernel.py with PyTorch alone",
+            },
+            {
+                .id = "torch-onednn-brgconv-one-column",
+                // Found through ATen by the first 2.15 campaign, pinned down on oneDNN 3.13.2 by the `onednn` row of
+                // the same name. ATen hands oneDNN channels-last tensors as they are; on contiguous ones oneDNN runs
+                // jit:avx512_core, which is right.
+                .versions = {"2.15", ""},
+                .strategies = {"torch"},
+                .directions = {Direction::output, Direction::grad_data},
+                .reached =
+                    [](const Case &c, Direction direction, const Ran &ran) {
+                      const std::string cap = isa_cap_of(c);
+                      const bool avx512 = cap.empty() ? host_lacks("avx512_core").empty() : cap.starts_with("avx512_core");
+                      return avx512 && c.problem.data_layout == DataLayout::nxc &&
+                             has_onednn_brgconv_one_column_shape(c.problem, direction) &&
+                             (ran() == "Mkldnn" || ran() == "MkldnnTranspose");
+                    },
+                .reason = "ATen's Mkldnn backend runs oneDNN's brg_conv_fwd on AVX-512 for a channels-last forward "
+                          "convolution (or a deconv's data gradient) with a one-column output reached with a width "
+                          "stride over 1 from one input channel per group, and it reads the wrong input rows",
+                .upstream = "not reported upstream yet (the oneDNN row onednn-brgconv-one-column)",
+                .docs = std::string(findings) +
+                        "onednn-313s-brg_conv_fwd-gets-a-one-column-output-with-a-width-stride-over-1-wrong",
+                .why_no_case = "its kernel needs AVX-512; docs/findings/torch215_brgconv_one_column.py shows it with "
+                               "PyTorch alone, and the oneDNN row's corpus case with oneDNN",
             },
             {
                 .id = "torch-onednn-bf16-1x1-dgrad-odd",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `repro --emit benchdnn --out FILE` reads back: for generated problems of the default distribution (convs and
 # deconvs, every rank, layout and format, crops and output padding), saved as case files, each line the writer prints
-# (environment prefix, ./benchdnn --conv|--deconv, options, descriptor) is read by `check --format benchdnn --batch
+# (environment prefix, taskset -c 0, ./benchdnn --conv|--deconv, options, descriptor) is read by `check --format benchdnn --batch
 # FILE` as the problem benchdnn runs: the case's own, or the one the writer's note names where benchdnn derives
 # another end padding (`check --list` prints what it read). A case benchdnn cannot spell is refused with a reason.
 # usage: benchdnn_roundtrip.sh CONVCHECK WORKDIR [CASES]

@@ -5,9 +5,10 @@
 # no generated C program (`--emit c` refuses it, saying so; docs/findings/ has it written by hand). Deconvs: the C
 # program (oneDNN's deconvolution) and the script (F.conv_transpose*d) agree where the library is right.
 # The programs are v3 C API programs, built against the oneDNN of the onednn strategy (the wheels in the source
-# tree's venvs/onednn, or ONEDNN_VENV), whose SYCL CPU runtime needs OCL_ICD_FILENAMES. They run on one CPU
-# (taskset): oneDNN plans for as many threads as the process may use, and #6035's first corpus case overflows past
-# its scratchpad only when planned for one (with two, into the second thread's part, where no guard sees it).
+# tree's venvs/onednn, or ONEDNN_VENV), whose SYCL CPU runtime needs OCL_ICD_FILENAMES. Each pins itself to one CPU,
+# as convcheck runs oneDNN on one thread: oneDNN plans for as many threads as the process may use, and #6035's first
+# corpus case overflows past its scratchpad only when planned for one (with two, into the second thread's part, where
+# no guard sees it), as the brg_conv_fwd one-column case is wrong only on one.
 # Usage: emit_reproducers.sh CONVCHECK SOURCE_DIR WORK_DIR
 set -u
 convcheck=$1 source=$2 work=$3
@@ -21,18 +22,18 @@ for case_file in "$source"/corpus/upstream/onednn-*.h5; do
   "$convcheck" repro "$case_file" --emit benchdnn --out "$work/$name.benchdnn" || { echo "FAIL: --emit benchdnn $name"; status=1; continue; }
   line=$(grep -v '^#' "$work/$name.benchdnn")
   if "$convcheck" repro "$case_file" --emit c --out "$work/$name.c" 2> "$work/$name.emit.err"; then
-    case "$line" in "ONEDNN_MAX_CPU_ISA=AVX2 ./benchdnn --conv --dir=BWD_W --dt=f32 "*) ;;
+    case "$line" in "ONEDNN_MAX_CPU_ISA="*" taskset -c 0 ./benchdnn --conv --dir="*" --dt=f32 "*) ;;
       *) echo "FAIL: $name's benchdnn line is '$line'"; status=1 ;; esac
   else
     # bf16: refused with one line saying it is not float32; its benchdnn line names the bf16 cap and formats
     grep -q "is not float32" "$work/$name.emit.err" || { echo "FAIL: --emit c $name: $(cat "$work/$name.emit.err")"; status=1; continue; }
-    case "$line" in "ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16 ./benchdnn --conv --dir=BWD_W --dt=bf16 "*) ;;
+    case "$line" in "ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16 taskset -c 0 ./benchdnn --conv --dir=BWD_W --dt=bf16 "*) ;;
       *) echo "FAIL: $name's benchdnn line is '$line'"; status=1 ;; esac
     echo "$name: bf16, no generated C program ($(cat "$work/$name.emit.err"))"
     continue
   fi
   compile "$work/$name.c" "$work/$name" || { echo "FAIL: $name.c does not compile"; status=1; continue; }
-  taskset -c 0 "$work/$name" > "$work/$name.out" 2>&1
+  "$work/$name" > "$work/$name.out" 2>&1
   code=$?
   cat "$work/$name.out"
   if grep -q "^this host cannot run" "$work/$name.out"; then echo "$name: skipped, the host lacks the cap"; continue; fi
@@ -100,7 +101,7 @@ with h5py.File(sys.argv[1], 'a') as case:
       seen[$path-$direction]=1
       grep -q "dnnl_deconvolution_forward_primitive_desc_create" "$work/$name.c" || { echo "FAIL: $name.c creates no deconvolution"; status=1; }
       compile "$work/$name.c" "$work/$name" || { echo "FAIL: $name.c does not compile"; status=1; continue; }
-      taskset -c 0 "$work/$name" > "$work/$name.out" 2>&1
+      "$work/$name" > "$work/$name.out" 2>&1
       code=$?
       echo "$name ($path path): $(tr '\n' ' ' < "$work/$name.out")"
       grep -q "^this host cannot run" "$work/$name.out" && continue

@@ -257,6 +257,21 @@ TEST(BenchdnnDescriptor, OptionLinesAreSkipped) {
   EXPECT_EQ(parsed("--reset"), option);
 }
 
+// What `repro --emit benchdnn` writes: the environment, one CPU (convcheck runs oneDNN on one thread), the program.
+TEST(BenchdnnDescriptor, WholeCommandLinesWithTheirPrefix) {
+  const char *descriptor = "mb1_ic1oc1_ih5oh3kh3sh1dh0ph0_iw1ow1kw4sw2dw0pw2";
+  for (const char *prefix : {"", "ONEDNN_MAX_CPU_ISA=AVX2 ", "taskset -c 0 ", "ONEDNN_MAX_CPU_ISA=AVX2 taskset -c 0 "})
+    EXPECT_EQ(parsed(fmt::format("{}./benchdnn --conv --dir=FWD_D --dt=f32 --stag=abcd --wtag=any --dtag=abcd "
+                                 "--alg=direct --attr-scratchpad=user {}",
+                                 prefix, descriptor)),
+              "mb1ic1ih5iw1oc1kh3kw4sw2pl2pr1")
+        << prefix;
+  EXPECT_EQ(parse_error(fmt::format("nice ./benchdnn --conv {}", descriptor)),
+            fmt::format("'nice' before the benchdnn program is not an environment assignment in benchdnn descriptor "
+                        "'nice ./benchdnn --conv {}'",
+                        descriptor));
+}
+
 TEST(BenchdnnDescriptor, BlankAndCommentLinesGiveNothing) {
   for (const char *line : {"", "   \t", "\r\n", "# basic shapes:",
                            R"(#g17ic17oc17_id8od4kd3pd1sd2_n"3d_conv:depthwise_stride_tail")"}) {
