@@ -10,6 +10,8 @@
 // the kernel (x64 Winograd was deleted in v3.2, and with it the `onednn_winograd` strategy). The row found on 3.13.2
 // starts there: 2.6 is no longer installed to say whether it had it.
 
+#include <algorithm>
+
 #include "core/numerics/fill_special.hpp"
 #include "core/problem/op.hpp"
 #include "core/run/known_bug.hpp"
@@ -171,6 +173,47 @@ const KnownBugRegistration onednn_bugs{{
                 .docs = "docs/findings.md#onednn-313s-jit_bf16-weight-gradient-of-a-depth-kernel-longer-than-the-"
                         "input-padded-at-both-ends",
                 .corpus_case = "corpus/upstream/onednn-grad_weight-ee989e7d9aa543d6.h5",
+            },
+            {
+                .id = "onednn-bf16-wgrad-dilated-unit-kernel",
+                .versions = {"2.6", ""},
+                .strategies = every_onednn_strategy,
+                .directions = {Direction::grad_weight},
+                // The 2.6 entry's third shape (`g2mb1ic2ih2iw29oc2kh1kw2dlh2dlw2pr2_nhwc`), found again by the
+                // README's campaign on 3.13.2 (`g6mb1ic6ih6iw37oc6kh1kw5dlh2dlw2pr2_nhwc_ohwi`), pinned by a sweep.
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      return c.problem.precision.src == DType::bfloat16 && c.problem.data_layout == DataLayout::nxc &&
+                             has_onednn_bf16_dilated_unit_kernel_groups_shape(c.problem) && !on_blocked_path(ran()) &&
+                             starts_with(ran(), "jit_bf16:");
+                    },
+                .reason = "the jit_bf16 weight gradient of a grouped channels-last conv with a kernel-1 axis dilated "
+                          "over 1 returns wrong values",
+                .upstream = "not reported upstream yet (docs/findings.md has the draft)",
+                .docs = "docs/findings.md#onednn-26s-bf16-kernels-a-weight-gradient-of-an-input-width-of-1-and-a-1x1-"
+                        "data-gradient-with-odd-channels",
+                .corpus_case = "corpus/upstream/onednn-grad_weight-1d949678c444e7a4.h5",
+            },
+            {
+                .id = "onednn-bf16-strided-crop-crash",
+                .versions = {"3.13", ""},
+                .strategies = every_onednn_strategy,
+                .directions = {Direction::grad_data},
+                // Found by the README's campaign on 3.13.2 (`mb1ic1iw12oc8kw3sw3pl1pr-2_nwc`, bf16): SIGSEGV, with
+                // oneDNN alone too (docs/findings/onednn_bf16_strided_crop_crash.c); its f32 kernel returns.
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      const auto &axes = c.problem.axes;
+                      return c.problem.precision.src == DType::bfloat16 &&
+                             std::any_of(axes.begin(), axes.end(), [](const SpatialAxis &a) { return a.pad_end < 0; }) &&
+                             starts_with(ran(), "brgconv_strided:avx512_core_bf16");
+                    },
+                .reason = "the brgconv_strided bf16 data gradient of a conv cropped at the end of an axis dies of "
+                          "SIGSEGV",
+                .upstream = "not reported upstream yet (docs/findings.md has the draft)",
+                .docs = "docs/findings.md#onednn-313s-brgconv_strided-bf16-data-gradient-crashes-on-a-width-cropped-"
+                        "at-the-end",
+                .corpus_case = "corpus/upstream/onednn-grad_data-f67ebec6eade23d3.h5",
             },
             {
                 .id = "onednn-bf16-1x1-dgrad-odd",

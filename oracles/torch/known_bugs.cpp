@@ -91,7 +91,7 @@ const KnownBugRegistration torch_bugs{{
                 .docs = std::string(findings) + "aten-113s-own-bf16-convolutions-round-their-sums-to-bf16",
                 // Shrunk on an AVX2 host from `check mb1ic1ih3iw3oc1kh2kw2_bf16:bf16:bf16:f32 --strategies
                 // torch_native --run-held-back --fill exact`: two products, expected -20378, got -20480.
-                .corpus_case = "corpus/upstream/torch_native-output-c9f804734c34801d.h5",
+                .corpus_case = "corpus/regression/torch_native-output-c9f804734c34801d.h5",
             },
             {
                 .id = "torch-slow-lowp-partial-sums",
