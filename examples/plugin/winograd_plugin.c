@@ -10,6 +10,8 @@
  *
  *     convcheck fuzz --plugin wino=build/examples/libwinograd_plugin.so --focus wino
  *
+ * WINOGRAD_PLUGIN_SHIFT=K (0 to 3) starts its tiles at output -K instead of 0 (first_tile).
+ *
  * Built with -DCONVCHECK_EXAMPLE_ABI_V1 it describes itself as a version-1 plugin, whose description ends at `run`
  * (tests/cmd/plugin_test.cpp builds it so as libwinograd_v1_plugin.so): convcheck then reads it as `direct`, and its
  * correct F(4,3) results fail the direct bound; that is what `algorithm` (ABI version 2 on) is for. */
@@ -65,10 +67,19 @@ static void right(const float *src, const float *b, float *dst, int rows, int in
     }
 }
 
+/* Where the tiles start: at output 0, or with WINOGRAD_PLUGIN_SHIFT=K set, at output -K on every transformed axis,
+ * so that the first and last tiles are both partial. A correct implementation may place its tiles anywhere, and the
+ * bound must hold wherever they are (docs/bounds.md; ctest winograd_plugin_tilings runs every residue). */
+static int64_t first_tile(const transform *t) {
+  const char *shift = getenv("WINOGRAD_PLUGIN_SHIFT");
+  return t->m > 1 && shift != NULL ? -(atoll(shift) % t->m) : 0;
+}
+
 /* The correlation tile by tile: U = G_h g G_w^T per (o, c), V = B_h^T d B_w per (tile, c), Y = A_h^T (sum_c U . V)
- * A_w; a last partial tile is computed whole and only its outputs in range are kept. */
+ * A_w; a partial tile is computed whole and only its outputs in range are kept. */
 static int correlate(const correlation *s, const float *in, const float *weight, float *out) {
   const transform th = transform_for(s->kernel_h), tw = transform_for(s->kernel_w);
+  const int64_t first_y = first_tile(&th), first_x = first_tile(&tw);
   const int ah = th.alpha, aw = tw.alpha, plane = ah * aw;
   float *u = malloc(sizeof(float) * (size_t)(s->groups * s->out_per_group * s->in_per_group * plane));
   float *v = malloc(sizeof(float) * (size_t)(s->in_per_group * plane));
@@ -82,8 +93,8 @@ static int correlate(const correlation *s, const float *in, const float *weight,
     }
   for (int64_t n = 0; n < s->batch; ++n)
     for (int64_t group = 0; group < s->groups; ++group)
-      for (int64_t y0 = 0; y0 < s->out_h; y0 += th.m)
-        for (int64_t x0 = 0; x0 < s->out_w; x0 += tw.m) {
+      for (int64_t y0 = first_y; y0 < s->out_h; y0 += th.m)
+        for (int64_t x0 = first_x; x0 < s->out_w; x0 += tw.m) {
           for (int64_t c = 0; c < s->in_per_group; ++c) {
             const float *image = in + ((n * s->groups + group) * s->in_per_group + c) * s->in_h * s->in_w;
             for (int i = 0; i < ah; ++i)
@@ -104,7 +115,8 @@ static int correlate(const correlation *s, const float *in, const float *weight,
             right(t, tw.at, y, th.m, aw, tw.m);
             float *image = out + (n * s->groups * s->out_per_group + channel) * s->out_h * s->out_w;
             for (int i = 0; i < th.m && y0 + i < s->out_h; ++i)
-              for (int j = 0; j < tw.m && x0 + j < s->out_w; ++j) image[(y0 + i) * s->out_w + x0 + j] = y[i * tw.m + j];
+              for (int j = 0; j < tw.m && x0 + j < s->out_w; ++j)
+                if (y0 + i >= 0 && x0 + j >= 0) image[(y0 + i) * s->out_w + x0 + j] = y[i * tw.m + j];
           }
         }
   free(u), free(v);
