@@ -69,6 +69,16 @@ std::string isa_cap_of(const Case &conv_case) { return setting_of(conv_case, isa
 
 std::string host_lacks(const std::string &cap) { return setting().host_lacks(cap); }
 
+bool onednn_may_use(const Case &conv_case, const std::string &isa) {
+  const std::string cap = isa_cap_of(conv_case);
+  if (cap.empty()) return host_lacks(isa).empty();
+  const DispatchValue *wanted = setting().find(isa), *allowed = setting().find(cap);
+  if (wanted == nullptr || allowed == nullptr) return false;
+  return std::all_of(wanted->needs.begin(), wanted->needs.end(), [&](const std::string &feature) {
+    return std::find(allowed->needs.begin(), allowed->needs.end(), feature) != allowed->needs.end();
+  });
+}
+
 std::string onednn_isa_value(const std::string &cap) {
   const DispatchValue *value = setting().find(cap);
   return value == nullptr ? "" : value->environment;

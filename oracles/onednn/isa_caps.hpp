@@ -23,6 +23,10 @@ std::string isa_cap_of(const Case &conv_case);
 /// kernels: it lacks avx512bw"; an unknown cap says so.
 std::string host_lacks(const std::string &cap);
 
+/// Whether oneDNN, running `conv_case`, may dispatch to kernels of `isa` (a cap's name: "avx512_core_bf16"): every
+/// feature `isa` needs is in the case's cap, or, with no cap, on the host. Known-bug rows of a kernel family ask it.
+bool onednn_may_use(const Case &conv_case, const std::string &isa);
+
 /// What ONEDNN_MAX_CPU_ISA takes for `cap`: "AVX2" ("" for an unknown cap).
 std::string onednn_isa_value(const std::string &cap);
 
