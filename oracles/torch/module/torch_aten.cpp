@@ -41,6 +41,7 @@
 #include <ATen/Version.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/native/ConvUtils.h>
+#include <ATen/ops/_nnpack_available.h>
 #include <ATen/ops/constant_pad_nd.h>
 #include <ATen/ops/convolution.h>
 #include <ATen/ops/convolution_backward.h>
@@ -65,6 +66,16 @@ using convcheck::torch_module::Results;
 
 [[maybe_unused]] const bool single_threaded = [] {
   at::set_num_threads(1);
+  return true;
+}();
+
+// NNPACK cannot initialize in convcheck's process (libtorch's cpuinfo references bind to Debian's copy, torch.cpp),
+// and ATen then warns "Could not initialize NNPACK! Reason: Unsupported hardware." on every convolution that asks
+// for it: about 300,000 lines in the first 11 minutes of a one-worker torch_native campaign. Asked once here (one
+// warning per process), and where it is unavailable switched off, which changes no backend ATen selects: it takes
+// NNPACK only when available.
+[[maybe_unused]] const bool nnpack_asked_once = [] {
+  if (!at::_nnpack_available()) at::globalContext().setUserEnabledNNPACK(false);
   return true;
 }();
 
