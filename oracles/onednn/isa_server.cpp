@@ -56,6 +56,8 @@ std::string answer(const std::string &request) {
   }
   conv_case.seed = in.get<uint64_t>();
   conv_case.case_index = in.get<uint64_t>();
+  conv_case.special = in.get<FillSpecial>();                 // what known-bug rows ask of the case, as in the
+  conv_case.settings[isa_cap_setting] = in.get_string();     // client's process
   for (Role role : input_roles) conv_case[role] = get_tensor(in);
   put_runs(out, onednn_results(conv_case, path, algorithm, run_held_back));
   return out.bytes();
@@ -118,6 +120,8 @@ RunResults onednn_results_under(const std::string &requested, const Case &conv_c
   WireWriter request = request_header(Request::run, path, algorithm, conv_case.problem, run_held_back);
   request.put(conv_case.seed);
   request.put(conv_case.case_index);
+  request.put(conv_case.special);
+  request.put(isa_cap_of(conv_case));
   for (Role role : input_roles) put_tensor(request, conv_case[role]);
   std::string reply, why;
   if (!ask(cap, request, reply, why)) return every_direction_failed(conv_case.problem.op, why);

@@ -31,6 +31,7 @@ std::string answer(const std::string &request) {
   conv_case.problem = in.get<Problem>();
   conv_case.seed = in.get<uint64_t>();
   conv_case.case_index = in.get<uint64_t>();
+  conv_case.special = in.get<FillSpecial>(); // known-bug rows of special values ask it
   conv_case.settings[aten_capability_setting] = in.get_string();
   conv_case.settings[isa_cap_setting] = in.get_string();
   for (Role role : input_roles) conv_case[role] = get_tensor(in);
@@ -74,6 +75,7 @@ RunResults torch_results_capped(const std::string &strategy, const Case &conv_ca
   request.put(conv_case.problem);
   request.put(conv_case.seed);
   request.put(conv_case.case_index);
+  request.put(conv_case.special);
   request.put(capability);
   request.put(cap);
   for (Role role : input_roles) put_tensor(request, conv_case[role]);
