@@ -1,7 +1,7 @@
 // `repro --emit benchdnn`: the benchdnn command line a oneDNN maintainer pastes (core/problem/benchdnn_writer.hpp),
 // for its conv or deconv driver by the case's op, with the layouts the finding ran on: for an `onednn` finding those
-// of the case's oneDNN path (format_tag::any where oneDNN chose, oracles/onednn/onednn.hpp), and its ISA cap as
-// ONEDNN_MAX_CPU_ISA; for a case without a finding (or, --emit-anyway, another strategy's) the case's own layouts,
+// of the case's oneDNN path (format_tag::any where oneDNN chose, oracles/onednn/onednn.hpp), its ISA cap as
+// ONEDNN_MAX_CPU_ISA and its accumulation mode as --attr-acc-mode; for a case without a finding (or, --emit-anyway, another strategy's) the case's own layouts,
 // so oneDNN can be checked on the same problem. `check --format benchdnn` reads the lines back (ctest
 // benchdnn_roundtrip), and a note says which problem where benchdnn derives another end padding.
 
@@ -12,6 +12,7 @@
 #include "core/problem/benchdnn_writer.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/problem/precision_table.hpp"
+#include "oracles/onednn/accumulation_modes.hpp"
 #include "oracles/onednn/isa_caps.hpp"
 #include "oracles/onednn/onednn.hpp"
 
@@ -45,6 +46,9 @@ std::string command_line(const CaseFile &case_file, Direction direction, const s
                                  : "any";
   const std::string cap = isa_cap_of(c);
   const std::string isa = onednn_isa_value(cap);
+  // The accumulation mode an `onednn` finding's primitives were created with (oracles/onednn/accumulation_modes.hpp);
+  // none set is benchdnn's default too (strict).
+  const std::string mode = onednn ? acc_mode_of(c) : "";
   std::string note;
   // A deconv's output size is spelled out: only its split into pad_end and output_padding can read back
   // differently (benchdnn has no output_padding; its end padding carries it).
@@ -61,10 +65,10 @@ std::string command_line(const CaseFile &case_file, Direction direction, const s
   // thread, and `taskset -c 0` makes benchdnn's (TBB's or OpenMP's) pool one thread too: some bugs show only there.
   // benchdnn's driver is the op (--conv, --deconv), and --dir the op's own direction.
   return note + fmt::format("{}taskset -c 0 ./benchdnn --{} --dir={} --dt={} --stag={} --wtag={} --dtag={} --alg=direct "
-                     "--attr-scratchpad=user {}\n",
+                     "--attr-scratchpad=user {}{}\n",
                      isa.empty() ? "" : fmt::format("ONEDNN_MAX_CPU_ISA={} ", isa),
                      to_string(problem.op), benchdnn_dir(direction), dt, data, weight, data,
-                     benchdnn_descriptor(problem));
+                     mode.empty() ? "" : fmt::format("--attr-acc-mode={} ", mode), benchdnn_descriptor(problem));
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 // `repro --emit c`: a standalone C program against oneDNN's C API for a finding of the `onednn` strategy, built
 // from cmd/emit_c_template.hpp with the case's problem, inputs, oneDNN path (the same memory descriptors the strategy
-// created its primitives with) and ISA cap. A deconv is oneDNN's deconvolution with the arguments the strategy gives
+// created its primitives with), ISA cap and accumulation mode. A deconv is oneDNN's deconvolution with the arguments the strategy gives
 // it (oracles/onednn/descs.cpp, onednn_primitives.cpp): src its input, dst its output (the output padding is
 // in dst's size), weights dims {G, K/G, C/G, k...} over the canonical [C, K/G, k...] (iohw per group), padding_r its
 // pad_end, dilation counted from 0.
@@ -17,6 +17,7 @@
 #include "core/problem/benchdnn_writer.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/problem/op.hpp"
+#include "oracles/onednn/accumulation_modes.hpp"
 #include "oracles/onednn/isa_caps.hpp"
 #include "oracles/onednn/onednn.hpp"
 
@@ -111,6 +112,13 @@ std::string cap_code(const std::string &cap) {
                      onednn_isa_value(cap), cap);
 }
 
+std::string acc_mode_code(const std::string &mode) {
+  if (mode.empty()) return "  // No accumulation mode set: oneDNN's default (strict).";
+  return fmt::format("  // The accumulation mode it was found under (oracles/onednn/accumulation_modes.hpp).\n"
+                     "  CHECK(dnnl_primitive_attr_set_accumulation_mode(attr, {}));",
+                     onednn_accumulation_mode_c_name(mode));
+}
+
 } // namespace
 
 std::string emit_c(const CaseFile &case_file, const std::string &case_path) {
@@ -161,6 +169,7 @@ std::string emit_c(const CaseFile &case_file, const std::string &case_path) {
   fill(text, "WEIGHT", literals(c[Role::weight]));
   fill(text, "GRAD_OUTPUT", literals(c[Role::grad_output]));
   fill(text, "CAP", cap_code(cap));
+  fill(text, "ACC_MODE", acc_mode_code(acc_mode_of(c)));
   fill(text, "CANONICAL_DATA", canonical_tag(rank));
   fill(text, "CANONICAL_WEIGHT", tag(canonical_weight_letters(problem)));
   fill(text, "PATH_NOTE", fmt::format("convcheck's oneDNN path `{}` (oracles/onednn/onednn.hpp): the descriptors the primitives "

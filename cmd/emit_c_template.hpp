@@ -114,6 +114,7 @@ int main(void) {
   CHECK(dnnl_primitive_attr_create(&attr));
   CHECK(dnnl_primitive_attr_set_fpmath_mode(attr, dnnl_fpmath_mode_strict));
   CHECK(dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user));
+@ACC_MODE@
   dnnl_primitive_desc_t forward_pd, pd;
   CHECK(dnnl_@OP@_forward_primitive_desc_create(&forward_pd, engine, dnnl_forward_training, dnnl_@OP@_direct, data_md,
                                                 wei_md, NULL, out_md, strides, dilates, pad_l, pad_r, attr));

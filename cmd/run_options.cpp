@@ -182,7 +182,10 @@ void add_run_options(po::options_description &description, RunOptions &options) 
                                 fmt::format("comma-separated values of the {} ({}) to run cases under, each drawn "
                                             "alike per case (default: {}; `convcheck strategies` lists what the host "
                                             "has)",
-                                            setting->kind, setting->variable, setting->shares)
+                                            setting->kind,
+                                            setting->variable.empty() ? setting->library + ", per primitive"
+                                                                      : setting->variable,
+                                            setting->shares)
                                     .c_str());
 }
 

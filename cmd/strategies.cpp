@@ -45,10 +45,12 @@ std::string combinations_in_short(const std::vector<Precision> &precisions) {
 void print_dispatch_settings() {
   fmt::print("\nDispatch settings (each case runs under a value of each, drawn per case; a case file keeps them):\n");
   for (const DispatchSetting *setting : dispatch_settings()) {
-    fmt::print("{}: the {} of {} ({}{}; a case of another value than its worker's runs in a server, {})\n  by "
-               "default {}:\n",
-               setting->name, setting->kind, setting->runs, setting->variable,
-               setting->option.empty() ? "" : ", --" + setting->option, setting->server, setting->shares);
+    const std::string how = setting->variable.empty() ? "set per primitive" : setting->variable;
+    const std::string where = setting->server.empty()
+                                  ? "every value runs in the worker's own process"
+                                  : "a case of another value than its worker's runs in a server, " + setting->server;
+    fmt::print("{}: the {} of {} ({}{}; {})\n  by default {}:\n", setting->name, setting->kind, setting->runs, how,
+               setting->option.empty() ? "" : ", --" + setting->option, where, setting->shares);
     const auto shares = drawn_shares(setting->name);
     const auto share = [&](const std::string &value) {
       for (const auto &[drawn, fraction] : shares)
@@ -57,15 +59,15 @@ void print_dispatch_settings() {
     };
     if (share("") > 0)
       fmt::print("  {:<17} {:>5.1f}% of cases ({} unset: {}'s own choice)\n", "own choice", 100 * share(""),
-                 setting->variable, setting->library);
+                 setting->variable.empty() ? setting->kind : setting->variable, setting->library);
     for (const DispatchValue &value : setting->values) {
       if (const std::string lacks = setting->host_lacks(value.name); !lacks.empty())
         fmt::print("  {:<17} skipped: {}\n", value.name, lacks);
-      else if (share(value.name) == 0)
-        fmt::print("  {:<17} with --{} ({})\n", value.name, setting->option, setting->assignment(value.name));
+      else if (const std::string set = setting->assignment(value.name); share(value.name) == 0)
+        fmt::print("  {:<17} with --{}{}\n", value.name, setting->option, set.empty() ? "" : " (" + set + ")");
       else
-        fmt::print("  {:<17} {:>5.1f}% of cases ({})\n", value.name, 100 * share(value.name),
-                   setting->assignment(value.name));
+        fmt::print("  {:<17} {:>5.1f}% of cases{}\n", value.name, 100 * share(value.name),
+                   set.empty() ? "" : " (" + set + ")");
     }
   }
 }

@@ -57,7 +57,10 @@ std::vector<Point> lavin_gray_points(int64_t count) {
 
 std::string describe(const Algorithm &algorithm) {
   switch (algorithm.kind) {
-  case AlgorithmKind::direct: return algorithm.storage_sums ? "direct, sums in the result's format" : "direct";
+  case AlgorithmKind::direct:
+    if (!algorithm.storage_sums) return "direct";
+    return algorithm.sums_format ? fmt::format("direct, sums in {}", to_string(*algorithm.sums_format))
+                                 : "direct, sums in the result's format";
   case AlgorithmKind::fft: return "fft";
   case AlgorithmKind::winograd: break;
   }
@@ -68,7 +71,10 @@ std::string describe(const Algorithm &algorithm) {
 
 std::string to_string(const Algorithm &algorithm) {
   switch (algorithm.kind) {
-  case AlgorithmKind::direct: return algorithm.storage_sums ? "direct:storage" : "direct";
+  case AlgorithmKind::direct:
+    if (!algorithm.storage_sums) return "direct";
+    return algorithm.sums_format ? fmt::format("direct:storage:{}", info(*algorithm.sums_format).word)
+                                 : "direct:storage";
   case AlgorithmKind::fft: return "fft";
   case AlgorithmKind::winograd: break;
   }
@@ -80,11 +86,19 @@ std::string to_string(const Algorithm &algorithm) {
 Algorithm parse_algorithm(const std::string &text, const std::string &what) {
   if (text == "direct" || text.empty()) return {};
   if (text == "direct:storage") return {AlgorithmKind::direct, 0, {}, true};
+  if (text.starts_with("direct:storage:")) {
+    const std::string format = text.substr(15);
+    const DType sums = parse_dtype(format, fmt::format("{} '{}': the sums' format", what, text));
+    if (info(sums).accumulates) // float32 or float64 sums are the direct class's own
+      throw InputError(fmt::format("{} '{}': sums kept in {} are direct (name a storage format: bf16, f16)", what,
+                                   text, format));
+    return {AlgorithmKind::direct, 0, {}, true, sums};
+  }
   if (text == "fft") return {AlgorithmKind::fft, 0, {}};
   if (text == "winograd") return {AlgorithmKind::winograd, 2, {}};
   if (!text.starts_with("winograd:"))
-    throw InputError(fmt::format("unknown {} '{}' (direct, direct:storage, fft, winograd, winograd:M or "
-                                 "winograd:M:P0,P1,...)",
+    throw InputError(fmt::format("unknown {} '{}' (direct, direct:storage, direct:storage:bf16, direct:storage:f16, "
+                                 "fft, winograd, winograd:M or winograd:M:P0,P1,...)",
                                  what, text));
   std::istringstream parts(text.substr(9));
   std::string tile, points;

@@ -11,15 +11,21 @@
 // and `direct:storage`: direct summation whose partial sums are kept in the result's storage format (float16
 // arithmetic, as ARM's native f16 and XNNPACK's f16 kernels compute) rather than in the problem's accumulation
 // format; judged under the direct bound of that format's accumulation (core/numerics/storage_sums_bound.cpp).
+// `direct:storage:bf16` (or `:f16`) names the format the sums may be kept in where it is not the result's: oneDNN's
+// `relaxed` and `any` accumulation modes may round partial sums to the primitive's src or dst format, the narrower of
+// the two, which for bfloat16 inputs and a float32 result is not the result's (oracles/onednn/accumulation_modes.hpp).
 //
-// Spelled "direct", "direct:storage", "fft", "winograd" (F(2,3)), "winograd:4" (F(4,3)), or with points
+// Spelled "direct", "direct:storage", "direct:storage:bf16", "fft", "winograd" (F(2,3)), "winograd:4" (F(4,3)), or with points
 // "winograd:4:0,1,-1,2,-2":
 // the output tile m and the finite interpolation points (the point at infinity is always the last). The kernel r
 // of each axis is the problem's; an axis whose kernel is 1 has no transform.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/problem/dtype.hpp"
 
 namespace convcheck {
 
@@ -37,6 +43,7 @@ struct Algorithm {
   int64_t tile = 0;           ///< winograd: outputs per tile along each transformed axis (m)
   std::vector<Point> points;  ///< winograd: the finite points; empty means Lavin and Gray's for (m, r)
   bool storage_sums = false;  ///< direct: partial sums rounded to the result's format after every step
+  std::optional<DType> sums_format; ///< storage_sums: the format they are rounded to when not the result's
   bool operator==(const Algorithm &) const = default;
 };
 

@@ -28,6 +28,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,11 +62,12 @@ AlgorithmBound algorithm_bound(const Case &conv_case, Direction direction, const
 AlgorithmBound winograd_bound(const Case &conv_case, Direction direction, const Algorithm &algorithm,
                               const DirectionReference &reference);
 AlgorithmBound fft_bound(const Case &conv_case, Direction direction);
-/// direct:storage: the reference's bound with the result's format as the accumulation format, where that format is
-/// narrower than the problem's (a float16 result summed in float16); the reference's own bound elsewhere.
-/// Unjudgeable where a sum is too long for that format to bound ((n + 1) * u >= 1/2: past 1,022 terms in float16,
-/// 126 in bfloat16).
-AlgorithmBound storage_sums_bound(const Case &conv_case, Direction direction, const DirectionReference &reference);
+/// direct:storage: the reference's bound with the result's format (or `sums_format`, when given) as the accumulation
+/// format, where that format is narrower than the problem's (a float16 result summed in float16); the reference's
+/// own bound elsewhere. Unjudgeable where a sum is too long for that format to bound ((n + 1) * u >= 1/2: past 1,022
+/// terms in float16, 126 in bfloat16).
+AlgorithmBound storage_sums_bound(const Case &conv_case, Direction direction, const DirectionReference &reference,
+                                  std::optional<DType> sums_format = std::nullopt);
 
 /// Whether every element of `tensor` is an integer.
 bool all_integers(const Tensor &tensor);

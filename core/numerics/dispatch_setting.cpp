@@ -71,7 +71,7 @@ std::vector<std::string> DispatchSetting::host_values() const {
 
 std::string DispatchSetting::assignment(const std::string &value) const {
   const DispatchValue *known = find(value);
-  return known == nullptr ? "" : fmt::format("{}={}", variable, known->environment);
+  return known == nullptr || variable.empty() ? "" : fmt::format("{}={}", variable, known->environment);
 }
 
 DispatchSettingRegistration::DispatchSettingRegistration(DispatchSetting setting) {

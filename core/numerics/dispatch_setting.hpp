@@ -33,9 +33,11 @@ struct DispatchSetting {
   std::string kind;     ///< "ISA cap": what one value is called in messages
   std::string runs;     ///< who runs under it, for `repro`: "oneDNN"; "torch and torch_native"
   std::string kernels;  ///< whose kernels a value names, for messages: "" (the value says it), "ATen's "
-  std::string variable; ///< the environment variable a process reads it from: "ONEDNN_MAX_CPU_ISA"
+  std::string variable; ///< the environment variable a process reads it from: "ONEDNN_MAX_CPU_ISA"; "" when the
+                        ///< library takes it per call (oneDNN's accumulation mode, a primitive attribute)
   std::string option;   ///< the run option that picks the values drawn, each alike ("isa-caps"), or ""
-  std::string server;   ///< where a case whose value is not its worker's runs: "oracles/onednn/isa_server.hpp"
+  std::string server;   ///< where a case whose value is not its worker's runs: "oracles/onednn/isa_server.hpp"; ""
+                        ///< when every value runs in the worker's own process
   std::vector<DispatchValue> values;
   uint64_t salt = 0; ///< mixed into the draw, one per setting; never changed, or every saved draw changes
   /// The default draw: the values of a campaign's slots, given the values this host can run (lowest first); a case
@@ -52,7 +54,7 @@ struct DispatchSetting {
   std::string host_lacks(const std::string &value) const;
   /// The values this host can run, lowest first.
   std::vector<std::string> host_values() const;
-  /// "ONEDNN_MAX_CPU_ISA=AVX2" for `value`, "" for "".
+  /// "ONEDNN_MAX_CPU_ISA=AVX2" for `value`, "" for "" and for a setting with no variable.
   std::string assignment(const std::string &value) const;
 };
 

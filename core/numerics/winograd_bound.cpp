@@ -138,7 +138,7 @@ AlgorithmBound algorithm_bound(const Case &c, Direction direction, const Algorit
   case AlgorithmKind::winograd: return winograd_bound(c, direction, algorithm, reference);
   case AlgorithmKind::fft: return fft_bound(c, direction);
   }
-  if (algorithm.storage_sums) return storage_sums_bound(c, direction, reference);
+  if (algorithm.storage_sums) return storage_sums_bound(c, direction, reference, algorithm.sums_format);
   return {reference.bound, 0, {}, "direct"};
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/process/wire.hpp"
+#include "oracles/onednn/accumulation_modes.hpp"
 #include "oracles/onednn/isa_caps.hpp"
 #include "oracles/onednn/memory.hpp"
 #include "oracles/dispatch/cap_server.hpp"
@@ -50,8 +51,14 @@ std::string answer(const std::string &request) {
   const auto algorithm = in.get<OnednnAlgorithm>();
   Case conv_case;
   conv_case.problem = in.get<Problem>();
+  // The case's accumulation mode as its worker has it (carried by a case file, or drawn under the worker's
+  // --acc-modes): this process would draw its own.
+  conv_case.settings[acc_mode_setting] = in.get_string();
+  // Its cap is this server's (the known-bug rows ask it): drawn here it could be another when the worker's was carried.
+  conv_case.settings[isa_cap_setting] = std::getenv(server_variable);
   if (kind == Request::implementation) {
-    out.put(onednn_implementation(conv_case.problem, in.get<Direction>(), path, algorithm));
+    out.put(onednn_implementation(conv_case.problem, in.get<Direction>(), path, algorithm,
+                                  conv_case.settings[acc_mode_setting]));
     return out.bytes();
   }
   conv_case.seed = in.get<uint64_t>();
@@ -81,13 +88,14 @@ bool ask(const std::string &cap, const WireWriter &request, std::string &reply, 
 }
 
 WireWriter request_header(Request kind, OnednnPath path, OnednnAlgorithm algorithm, const Problem &problem,
-                          bool run_held_back = false) {
+                          const std::string &acc_mode, bool run_held_back = false) {
   WireWriter request;
   request.put(kind);
   request.put(run_held_back);
   request.put(path);
   request.put(algorithm);
   request.put(problem);
+  request.put(acc_mode);
   return request;
 }
 
@@ -117,7 +125,8 @@ RunResults onednn_results_under(const std::string &requested, const Case &conv_c
                                 OnednnAlgorithm algorithm, bool run_held_back) {
   if (runs_here(requested)) return onednn_results(conv_case, path, algorithm, run_held_back);
   const std::string cap = served_cap(requested);
-  WireWriter request = request_header(Request::run, path, algorithm, conv_case.problem, run_held_back);
+  WireWriter request =
+      request_header(Request::run, path, algorithm, conv_case.problem, acc_mode_of(conv_case), run_held_back);
   request.put(conv_case.seed);
   request.put(conv_case.case_index);
   request.put(conv_case.special);
@@ -143,10 +152,10 @@ RunResults onednn_results_capped(const Case &conv_case, OnednnPath path, OnednnA
 }
 
 std::string onednn_implementation_under(const std::string &requested, const Problem &config, Direction direction,
-                                        OnednnPath path, OnednnAlgorithm algorithm) {
-  if (runs_here(requested)) return onednn_implementation(config, direction, path, algorithm);
+                                        OnednnPath path, OnednnAlgorithm algorithm, const std::string &acc_mode) {
+  if (runs_here(requested)) return onednn_implementation(config, direction, path, algorithm, acc_mode);
   const std::string cap = served_cap(requested);
-  WireWriter request = request_header(Request::implementation, path, algorithm, config);
+  WireWriter request = request_header(Request::implementation, path, algorithm, config, acc_mode);
   request.put(direction);
   std::string reply, why;
   if (!ask(cap, request, reply, why)) return "none: " + why;

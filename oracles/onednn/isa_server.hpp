@@ -31,7 +31,8 @@ RunResults onednn_results_capped(const Case &conv_case, OnednnPath path, OnednnA
 
 /// onednn_implementation under `cap`, likewise; "none: ..." when the server fails.
 std::string onednn_implementation_under(const std::string &cap, const Problem &config, Direction direction,
-                                        OnednnPath path, OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
+                                        OnednnPath path, OnednnAlgorithm algorithm = OnednnAlgorithm::direct,
+                                        const std::string &acc_mode = "");
 
 /// The ISA oneDNN reports under `cap` (its dnnl_get_effective_cpu_isa), or why none could be asked.
 std::string onednn_isa_under(const std::string &cap);

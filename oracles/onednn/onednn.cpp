@@ -48,6 +48,7 @@
 
 #include <cassert>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -61,6 +62,7 @@
 #include "core/run/known_bug.hpp"
 #include "core/problem/op.hpp"
 #include "core/problem/precision_table.hpp"
+#include "oracles/onednn/accumulation_modes.hpp"
 #include "oracles/onednn/isa_caps.hpp"
 #include "core/numerics/fill.hpp"
 #include "core/tensor/layout.hpp"
@@ -198,11 +200,13 @@ const Registration registration{{
     .implementation = [](const Case &c, Direction direction) -> std::string {
       if (c.problem.precision.acc != DType::float32) return "";
       const OnednnPath path = onednn_path(c);
-      const std::string cap = isa_cap_of(c);
+      const std::string cap = isa_cap_of(c), mode = acc_mode_of(c);
       if (!cap.empty() && !host_lacks(cap).empty()) return "";
       try {
-        return fmt::format("{} ({} path, cap {}, oneDNN isa {})", onednn_implementation_under(cap, c.problem, direction, path),
-                           to_string(path), cap.empty() ? "none" : cap, onednn_isa_under(cap));
+        return fmt::format("{} ({} path, cap {}, oneDNN isa {}, accumulation mode {})",
+                           onednn_implementation_under(cap, c.problem, direction, path, OnednnAlgorithm::direct, mode),
+                           to_string(path), cap.empty() ? "none" : cap, onednn_isa_under(cap),
+                           mode.empty() ? "none set" : mode);
       } catch (const std::exception &error) {
         return fmt::format("unknown: {}", error.what());
       }
@@ -249,7 +253,32 @@ void run_one(const Case &c, OnednnPath path, OnednnAlgorithm algorithm, const Ca
       return;
     }
   }
+  // A direct kernel's sums are what the accumulation mode allows (oracles/onednn/accumulation_modes.hpp).
+  if (const std::string mode = acc_mode_of(c); !mode.empty() && (!run.algorithm || *run.algorithm == Algorithm{})) {
+    const AccumulationClass promised = accumulation_class(mode, c.problem, direction);
+    if (!promised.not_judged.empty()) {
+      run.skipped = promised.not_judged;
+      return;
+    }
+    if (promised.algorithm != Algorithm{}) run.algorithm = promised.algorithm;
+  }
   run.result = run_direction(c, path, primitives, pd, held, direction, stream);
+}
+
+/// The error of a primitive descriptor oneDNN would not create under the case's accumulation mode `mode` when it
+/// creates it without one (`make` creates it under a given mode): the mode is what it refuses, and that is an error
+/// of the mode, never a missing kernel. "" when the mode is none or oneDNN refuses the problem without it too.
+std::string refused_mode(const std::string &mode, const dnnl::error &error, const std::function<void(const std::string &)> &make,
+                         const char *primitive) {
+  if (mode.empty() || error.status != dnnl_unimplemented) return "";
+  try {
+    make("");
+  } catch (const dnnl::error &) {
+    return "";
+  }
+  return fmt::format("threw: {}: oneDNN creates the {} without an accumulation mode and refuses it with the mode "
+                     "{} (dnnl_accumulation_mode_{})",
+                     describe(error), primitive, mode, mode);
 }
 
 /// onednn_results, on the calling thread.
@@ -259,10 +288,14 @@ RunResults results_here(const Case &c, OnednnPath path, OnednnAlgorithm algorith
   for (const DirectionInfo &each : directions(c.problem.op))
     any_left |= (runs[each.direction].skipped = missing_at_this_isa(c.problem.precision, each.direction)).empty();
   if (!any_left) return runs;
+  const std::string mode = acc_mode_of(c);
   std::optional<CasePrimitives> made;
   try {
-    made.emplace(c.problem, path, dnnl_algorithm(algorithm));
+    made.emplace(c.problem, path, dnnl_algorithm(algorithm), mode);
   } catch (const dnnl::error &error) {
+    const auto forward = [&](const std::string &with) { CasePrimitives(c.problem, path, dnnl_algorithm(algorithm), with); };
+    if (std::string refused = refused_mode(mode, error, forward, "forward primitive descriptor"); !refused.empty())
+      return all_failed(c.problem.op, refused);
     if (std::string missing = missing_kernel_of(c.problem, Direction::output, true, error); !missing.empty())
       return every_direction_skipped(c.problem.op, missing);
     return all_failed(c.problem.op, "threw: " + describe(error));
@@ -282,6 +315,11 @@ RunResults results_here(const Case &c, OnednnPath path, OnednnAlgorithm algorith
       try {
         pd = primitives.of(direction);
       } catch (const dnnl::error &error) {
+        const auto backward = [&](const std::string &with) {
+          CasePrimitives(c.problem, path, dnnl_algorithm(algorithm), with).of(direction);
+        };
+        if (run.error = refused_mode(mode, error, backward, "primitive descriptor of this direction"); !run.error.empty())
+          continue;
         run.skipped = missing_kernel_of(c.problem, direction, false, error);
         if (run.skipped.empty()) run.error = "threw: " + describe(error);
         continue;
@@ -314,10 +352,10 @@ RunResults onednn_results(const Case &c, OnednnPath path, OnednnAlgorithm algori
 WeightLayout onednn_weight_layout(const Problem &config, OnednnPath path) { return held_weight_layout(config, path); }
 
 std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path,
-                                  OnednnAlgorithm algorithm) {
+                                  OnednnAlgorithm algorithm, const std::string &acc_mode) {
   return one_thread_arena().execute([&]() -> std::string { // planned as running plans it
     try {
-      return CasePrimitives(config, path, dnnl_algorithm(algorithm)).of(direction).impl_info_str();
+      return CasePrimitives(config, path, dnnl_algorithm(algorithm), acc_mode).of(direction).impl_info_str();
     } catch (const dnnl::error &error) {
       return "none: " + describe(error);
     }

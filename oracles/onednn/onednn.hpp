@@ -48,10 +48,11 @@ std::optional<Algorithm> onednn_algorithm_class(const std::string &implementatio
 /// The path `conv_case` takes: a hash of its seed and case index (see onednn.cpp for the proportions and why).
 OnednnPath onednn_path(const Case &conv_case);
 
-/// All three directions through `path`, each in canonical layout, or why it has none. A problem oneDNN refuses (a
-/// crop it does not take, oracles/onednn/skips.cpp) fails every direction with oneDNN's error; a low-precision one
-/// it has no kernel for is skipped with the reason. With `algorithm` auto, each result declares the class of the
-/// kernel oneDNN ran (onednn_algorithm_class).
+/// All three directions through `path` under the case's accumulation mode (oracles/onednn/accumulation_modes.hpp:
+/// carried or drawn), each in canonical layout and declaring the class the mode promises, or why it has none. A
+/// problem oneDNN refuses (a crop it does not take, oracles/onednn/skips.cpp), or refuses only under the case's
+/// mode, fails every direction with oneDNN's error; a low-precision one it has no kernel for is skipped with the
+/// reason. With `algorithm` auto, each result declares the class of the kernel oneDNN ran (onednn_algorithm_class).
 /// `run_held_back` runs the directions its known bugs (known_bugs.cpp) would hold back (Asked, core/run/strategy.hpp).
 RunResults onednn_results(const Case &conv_case, OnednnPath path, OnednnAlgorithm algorithm = OnednnAlgorithm::direct,
                           bool run_held_back = false);
@@ -59,9 +60,10 @@ RunResults onednn_results(const Case &conv_case, OnednnPath path, OnednnAlgorith
 /// The weight layout the user hands oneDNN on `path` (the plain path holds them as oneDNN's plain kernels read them).
 WeightLayout onednn_weight_layout(const Problem &config, OnednnPath path);
 
-/// oneDNN's name for the implementation `direction` gets on `path` (impl_info_str), without running it.
+/// oneDNN's name for the implementation `direction` gets on `path` (impl_info_str) under the accumulation mode
+/// `acc_mode` ("" none set; oracles/onednn/accumulation_modes.hpp), without running it.
 std::string onednn_implementation(const Problem &config, Direction direction, OnednnPath path,
-                                  OnednnAlgorithm algorithm = OnednnAlgorithm::direct);
+                                  OnednnAlgorithm algorithm = OnednnAlgorithm::direct, const std::string &acc_mode = "");
 
 /// Why oneDNN takes no convolution descriptor for the padding of `problem` ("" when it does): it takes a crop only
 /// at the end of an axis and smaller than the stride (support/onednn_skips.cpp says how that was measured).

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/run/strategy.hpp"
+#include "oracles/onednn/accumulation_modes.hpp"
 #include "oracles/onednn/isa_caps.hpp"
 #include "oracles/onednn/isa_server.hpp"
 #include "oracles/onednn/onednn.hpp"
@@ -19,13 +20,13 @@ namespace convcheck {
 namespace {
 
 std::string implementation_under_cap(const Case &c, Direction direction) {
-  const std::string cap = isa_cap_of(c);
+  const std::string cap = isa_cap_of(c), mode = acc_mode_of(c);
   if (!cap.empty() && !host_lacks(cap).empty()) return "";
   try {
-    return fmt::format("{} (blocked path, cap {}, oneDNN isa {})",
+    return fmt::format("{} (blocked path, cap {}, oneDNN isa {}, accumulation mode {})",
                        onednn_implementation_under(cap, c.problem, direction, OnednnPath::blocked,
-                                                   OnednnAlgorithm::automatic),
-                       cap.empty() ? "none" : cap, onednn_isa_under(cap));
+                                                   OnednnAlgorithm::automatic, mode),
+                       cap.empty() ? "none" : cap, onednn_isa_under(cap), mode.empty() ? "none set" : mode);
   } catch (const std::exception &error) {
     return fmt::format("unknown: {}", error.what());
   }

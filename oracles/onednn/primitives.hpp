@@ -3,6 +3,7 @@
 // primitives, forward, backward data and backward weights, created with the attributes every primitive of it gets.
 
 #include <optional>
+#include <string>
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -13,18 +14,21 @@
 
 namespace convcheck::onednn_internal {
 
-/// strict: an environment variable (DNNL_DEFAULT_FPMATH_MODE) could otherwise let oneDNN compute in bf16, which
-/// no float32 bound admits. user scratchpad: the primitive takes its scratch memory from us at execution
-/// (ThreadScratch) instead of allocating its own, and primitives on different threads never share one. Built once.
-const dnnl::primitive_attr &strict_attr();
+/// The attributes every primitive of a case gets. fpmath strict: an environment variable (DNNL_DEFAULT_FPMATH_MODE)
+/// could otherwise let oneDNN compute in bf16, which no float32 bound admits. user scratchpad: the primitive takes
+/// its scratch memory from us at execution (ThreadScratch) instead of allocating its own, and primitives on
+/// different threads never share one. The case's accumulation mode (oracles/onednn/accumulation_modes.hpp), set
+/// when not "" ("" leaves oneDNN's default). Built once per mode.
+const dnnl::primitive_attr &case_attr(const std::string &acc_mode);
 
 /// The primitive descriptors of one case, conv or deconv (oneDNN's deconvolution primitives): the forward one, built
 /// once and the hint of both backward ones. The memory descriptors are made once too (oneDNN spends a few thousand
 /// instructions on each).
 class CasePrimitives {
 public:
-  /// Throws dnnl::error when oneDNN refuses the forward problem.
-  CasePrimitives(const Problem &config, OnednnPath path, dnnl::algorithm algorithm);
+  /// Throws dnnl::error when oneDNN refuses the forward problem. `acc_mode` is the accumulation mode every
+  /// primitive is created with ("" none set).
+  CasePrimitives(const Problem &config, OnednnPath path, dnnl::algorithm algorithm, const std::string &acc_mode = "");
 
   /// The primitive descriptor of `direction`; throws dnnl::error when oneDNN refuses the problem.
   dnnl::primitive_desc of(Direction direction) const;
@@ -42,6 +46,7 @@ private:
   Geometry geometry_;
   Descs user_, descs_;
   dnnl::algorithm algorithm_;
+  const dnnl::primitive_attr *attr_;
   std::optional<dnnl::convolution_forward::primitive_desc> forward_;          // a conv's
   std::optional<dnnl::deconvolution_forward::primitive_desc> deconv_forward_; // a deconv's
 };

@@ -109,6 +109,27 @@ with h5py.File(sys.argv[1], 'a') as case:
     done
   done
   [ ${#seen[@]} -eq 9 ] || { echo "FAIL: the deconv programs covered ${!seen[*]}, not 3 paths by 3 directions"; status=1; }
+  # The same finding under the accumulation mode relaxed (oracles/onednn/accumulation_modes.hpp): the C program sets
+  # it on its attributes and still agrees (float32: relaxed sums are float32 sums), the benchdnn line names it.
+  name=onednn-deconv-relaxed
+  cp "$work/onednn-deconv-0-output.h5" "$work/$name.h5"
+  /usr/bin/python3 -c "import h5py, numpy, sys; h5py.File(sys.argv[1], 'a').attrs['acc_mode'] = numpy.bytes_('relaxed')" "$work/$name.h5"
+  "$convcheck" repro "$work/$name.h5" --emit c --out "$work/$name.c" || { echo "FAIL: --emit c $name"; status=1; }
+  grep -q "CHECK(dnnl_primitive_attr_set_accumulation_mode(attr, dnnl_accumulation_mode_relaxed));" "$work/$name.c" ||
+    { echo "FAIL: $name.c sets no accumulation mode"; status=1; }
+  if compile "$work/$name.c" "$work/$name"; then
+    taskset -c 0 "$work/$name" > "$work/$name.out" 2>&1
+    code=$?
+    echo "$name: $(tr '\n' ' ' < "$work/$name.out")"
+    if ! grep -q "^this host cannot run" "$work/$name.out"; then
+      [ $code -eq 0 ] && grep -q "^agreed$" "$work/$name.out" || { echo "FAIL: $name exited $code"; status=1; }
+    fi
+  else
+    echo "FAIL: $name.c does not compile"; status=1
+  fi
+  "$convcheck" repro "$work/$name.h5" --emit benchdnn --out "$work/$name.benchdnn" || { echo "FAIL: --emit benchdnn $name"; status=1; }
+  grep -q -- "--attr-scratchpad=user --attr-acc-mode=relaxed mb" "$work/$name.benchdnn" ||
+    { echo "FAIL: $name.benchdnn: $(cat "$work/$name.benchdnn")"; status=1; }
 fi
 # The PyTorch script, on the same cases, under the PyTorch the torch strategies run (venvs/torch/bin/python: PyTorch
 # 2.15, which scripts/install-deps.sh installs for the test command), else Debian's /usr/bin/python3 where it has torch:

@@ -16,6 +16,7 @@
 #include "core/problem/descriptor.hpp"
 #include "core/numerics/reference.hpp"
 #include "core/run/known_bug.hpp"
+#include "oracles/onednn/accumulation_modes.hpp"
 #include "oracles/onednn/isa_caps.hpp"
 #include "core/run/strategy.hpp"
 #include "core/run/verify.hpp"
@@ -370,8 +371,10 @@ TEST(Onednn, NamesTheImplementationThatRanAndItsPath) {
     const std::string name = onednn().implementation(conv_case, direction);
     EXPECT_FALSE(name.empty()) << to_string(direction);
     EXPECT_EQ(name.rfind("none", 0), std::string::npos) << to_string(direction) << ": " << name;
-    EXPECT_NE(name.find(fmt::format("({} path, cap {}, oneDNN isa {})", to_string(onednn_path(conv_case)),
-                                    isa_cap_of(conv_case), onednn_isa_under(isa_cap_of(conv_case)))),
+    const std::string mode = acc_mode_of(conv_case);
+    EXPECT_NE(name.find(fmt::format("({} path, cap {}, oneDNN isa {}, accumulation mode {})",
+                                    to_string(onednn_path(conv_case)), isa_cap_of(conv_case),
+                                    onednn_isa_under(isa_cap_of(conv_case)), mode.empty() ? "none set" : mode)),
               std::string::npos)
         << name;
   }
