@@ -59,8 +59,13 @@ const KnownBugRegistration onednn_bugs{{
                 .reached =
                     [](const Case &c, Direction, const Ran &ran) {
                       if (!has_onednn_6035_shape(equivalent_conv(c.problem)) || on_blocked_path(ran())) return false;
-                      return (c.problem.data_layout == DataLayout::nxc && starts_with(ran(), "jit_1x1")) ||
-                             starts_with(ran(), "jit_uni_ncsp:conv+jit_1x1");
+                      // jit_bf16_1x1 too: its bf16 weight gradient wrote 352 bytes past a 2,986-byte scratchpad on
+                      // `mb1ic1ih6iw7oc1kh1kw1sh2_nhwc` (a focused bf16 campaign on 3.13.2).
+                      const std::string kernel = ran();
+                      const bool one_by_one = starts_with(kernel, "jit_1x1") || starts_with(kernel, "jit_bf16_1x1");
+                      return (c.problem.data_layout == DataLayout::nxc && one_by_one) ||
+                             starts_with(kernel, "jit_uni_ncsp:conv+jit_1x1") ||
+                             starts_with(kernel, "jit_uni_ncsp:conv+jit_bf16_1x1");
                     },
                 .reason = "the jit_1x1 weight gradient of a strided 1x1 conv on a channels-last source (or reordered "
                           "to one) with under 16 input channels per group writes past its per-thread part of the "
@@ -112,6 +117,26 @@ const KnownBugRegistration onednn_bugs{{
                 .docs = "docs/findings.md#onednn-313s-brg_conv_fwd-gets-a-one-column-output-with-a-width-stride-"
                         "over-1-wrong",
                 .corpus_case = "corpus/upstream/onednn-output-855c6ca97eab92fe.h5",
+            },
+            {
+                .id = "onednn-brgconv-weights-overread",
+                .versions = {"3.13", ""},
+                .strategies = every_onednn_strategy,
+                .directions = {Direction::output},
+                // Found by a focused campaign on 3.13.2 (`mb1ic1281ih1iw1oc1kh1kw1pb1`, any_weights path: NaN where the
+                // reference is 184): the kernel reads the float just past its weights buffer, which convcheck's
+                // guard makes a NaN. 1,281, 1,282 and 1,297 input channels failed; 1,280, 1,296 and fewer passed.
+                .reached =
+                    [](const Case &c, Direction, const Ran &ran) {
+                      const int64_t channels = c.problem.in_channels_per_group();
+                      return c.problem.op == Op::conv && channels > 1280 && channels % 16 != 0 &&
+                             ran().find("brg_conv_fwd:avx512_core") != std::string::npos;
+                    },
+                .reason = "brg_conv_fwd on AVX-512 reads past the end of its weights with over 1,280 input channels "
+                          "per group that are not a multiple of 16",
+                .upstream = "not reported upstream yet (docs/findings.md has the draft)",
+                .docs = "docs/findings.md#onednn-313s-brg_conv_fwd-reads-past-its-weights-with-over-1280-input-channels",
+                .corpus_case = "corpus/upstream/onednn-output-2f63cc121589200a.h5",
             },
             {
                 .id = "onednn-bf16-wgrad-stride",
