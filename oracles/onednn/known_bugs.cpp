@@ -27,6 +27,12 @@ namespace {
 
 bool starts_with(const std::string &text, const char *prefix) { return text.rfind(prefix, 0) == 0; }
 
+/// The kernel that ran, without the prefix a deconvolution adds for the convolution it runs ("conv:any+").
+std::string conv_kernel(const std::string &implementation) {
+  const std::string deconv_prefix = "conv:any+";
+  return starts_with(implementation, deconv_prefix.c_str()) ? implementation.substr(deconv_prefix.size()) : implementation;
+}
+
 bool on_blocked_path(const std::string &implementation) {
   return implementation.find("(blocked path)") != std::string::npos;
 }
@@ -61,7 +67,9 @@ const KnownBugRegistration onednn_bugs{{
                       if (!has_onednn_6035_shape(equivalent_conv(c.problem)) || on_blocked_path(ran())) return false;
                       // jit_bf16_1x1 too: its bf16 weight gradient wrote 352 bytes past a 2,986-byte scratchpad on
                       // `mb1ic1ih6iw7oc1kh1kw1sh2_nhwc` (a focused bf16 campaign on 3.13.2).
-                      const std::string kernel = ran();
+                      // A deconv's weight gradient runs it behind "conv:any+" (a focused deconv campaign: 24 bytes
+                      // past the scratchpad on `mb1ic1ih2iw10oc1kh1kw1sh3oph2_deconv_nhwc`, jit_1x1:avx2).
+                      const std::string kernel = conv_kernel(ran());
                       const bool one_by_one = starts_with(kernel, "jit_1x1") || starts_with(kernel, "jit_bf16_1x1");
                       return (c.problem.data_layout == DataLayout::nxc && one_by_one) ||
                              starts_with(kernel, "jit_uni_ncsp:conv+jit_1x1") ||
@@ -122,14 +130,20 @@ const KnownBugRegistration onednn_bugs{{
                 .id = "onednn-brgconv-weights-overread",
                 .versions = {"3.13", ""},
                 .strategies = every_onednn_strategy,
-                .directions = {Direction::output},
+                .directions = {Direction::output, Direction::grad_data},
                 // Found by a focused campaign on 3.13.2 (`mb1ic1281ih1iw1oc1kh1kw1pb1`, any_weights path: NaN where the
                 // reference is 184): the kernel reads the float just past its weights buffer, which convcheck's
                 // guard makes a NaN. 1,281, 1,282 and 1,297 input channels failed; 1,280, 1,296 and fewer passed.
                 .reached =
-                    [](const Case &c, Direction, const Ran &ran) {
-                      const int64_t channels = c.problem.in_channels_per_group();
-                      return c.problem.op == Op::conv && channels > 1280 && channels % 16 != 0 &&
+                    [](const Case &c, Direction direction, const Ran &ran) {
+                      // The forward conv it runs: a conv's output, a deconv's data gradient (from diff_dst, whose
+                      // channels are the deconv's output channels: `mb1ic1ih2iw1oc1281kh1kw1pb1_deconv`, NaN, found
+                      // by a focused deconv campaign).
+                      const Problem &p = c.problem;
+                      const bool conv_forward = (p.op == Op::conv && direction == Direction::output) ||
+                                                (p.op == Op::deconv && direction == Direction::grad_data);
+                      const int64_t channels = p.op == Op::conv ? p.in_channels_per_group() : p.out_channels_per_group();
+                      return conv_forward && channels > 1280 && channels % 16 != 0 &&
                              ran().find("brg_conv_fwd:avx512_core") != std::string::npos;
                     },
                 .reason = "brg_conv_fwd on AVX-512 reads past the end of its weights with over 1,280 input channels "
