@@ -92,11 +92,12 @@ int shrink_command(const std::vector<std::string> &args) {
   failure->settings = settings_of(case_file.conv_case); // the file's, not drawn again
   const FillMode fill = case_file.conv_case.fill == FillMode::mixed ? FillMode::normal : case_file.conv_case.fill;
   const SavedFinding saved = save_finding(*failure, strategies, case_file.conv_case.seed, fill,
-                                          case_file.conv_case.special, out_dir, true,
-                                           run.run_timeout_s());
-  fmt::print("{} {}: {} shrunk to {} in {} steps ({} tries)\n  {}\n  repro: convcheck repro {}\n", failure->strategy,
-             to_string(failure->direction), format_descriptor(failure->config), format_descriptor(saved.shrunk),
-             saved.shrink_steps, saved.shrink_tries, saved.problem, saved.path);
+                                          case_file.conv_case.special, out_dir, true, run.run_timeout_s(),
+                                          &case_file.conv_case); // the file's inputs, which may be carried ones
+  fmt::print("{} {}: {} shrunk to {} in {} steps ({} tries, {} runs)\n  {}\n  repro: convcheck repro {}\n",
+             failure->strategy, to_string(failure->direction), format_descriptor(failure->config),
+             format_descriptor(saved.shrunk), saved.shrink_steps, saved.shrink_tries, saved.shrink_runs, saved.problem,
+             saved.path);
   return exit_mismatch;
 }
 

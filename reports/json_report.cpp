@@ -77,6 +77,7 @@ std::string json_report(const CampaignReport &report) {
       entry["shrunk_problem"] = reported.saved->problem;
       entry["shrink_steps"] = reported.saved->shrink_steps;
       entry["shrink_s"] = reported.saved->shrink_s;
+      entry["shrink_runs"] = reported.saved->shrink_runs;
       if (!reported.saved->neighbours.empty()) {
         nlohmann::json rows = nlohmann::json::array();
         for (const NeighbourRow &row : reported.saved->neighbours)
@@ -167,6 +168,7 @@ CampaignReport report_from_json(const nlohmann::json &json) {
                                     0,
                                     entry.value("shrink_s", 0.0),
                                     entry.at("repro").get<std::string>()};
+    if (reported.saved) reported.saved->shrink_runs = entry.value("shrink_runs", size_t{0}); // none before issue 39
     if (reported.saved && entry.contains("neighbours")) // reports from before issue 25 have none
       for (const nlohmann::json &row : entry.at("neighbours"))
         reported.saved->neighbours.push_back({row.at("verdict").get<std::string>(), row.at("change").get<std::string>(),

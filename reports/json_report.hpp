@@ -8,7 +8,8 @@
 //                          "directions": {"output"|"grad_data"|"grad_weight": {... the same counts, "seconds"}}}},
 //    "failures": [{"strategy", "direction", "case_index", "config", "problem", "kind" (mismatch|crash|timeout),
 //                  "repro" (path or null when not saved), "shrunk_config", "shrunk_problem" (the problem on the
-//                  shrunk config), "shrink_steps", "shrink_s"}],
+//                  shrunk config), "shrink_steps", "shrink_s", "shrink_runs"
+//                  (runs of the failing strategy while shrinking; absent before issue 39: 0)}],
 //    "stats": counts for pictures of the config space covered and of each strategy's error-to-bound ratios
 //             (reports/stats_json.hpp); reports without it (older ones) still read, with empty stats,
 //    "campaign": which campaign and which shard of it (reports/identity_json.hpp); older reports have none}

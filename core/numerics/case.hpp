@@ -34,6 +34,11 @@ struct Case {
   Tensor &operator[](Role role) { return tensors[static_cast<size_t>(role)]; }
 };
 
+/// The case index of draw `draw` of a case's inputs (0: its own): inputs of the same fill mode and special kind
+/// from a case far from any a campaign makes near it. What the neighbour table and shrinking try a problem on when
+/// a failure may ride on its inputs.
+constexpr uint64_t input_draw(uint64_t case_index, uint64_t draw) { return case_index + draw * 0x9e3779b97f4a7c15ULL; }
+
 /// Builds the inputs of case `case_index` of a campaign; `fill` and `special` may be mixed (resolved here).
 Case make_case(const Problem &problem, FillMode fill, uint64_t seed, uint64_t case_index,
                FillSpecial special = FillSpecial::none);

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/problem/fields.hpp"
+#include "core/problem/shrink_held.hpp"
 
 namespace convcheck {
 
@@ -75,6 +76,10 @@ rc::Seq<Problem> shrink_problem(const Problem &p) {
   static const std::vector<const IntField *> order = shrink_order();
   std::vector<rc::Seq<Problem>> steps;
   steps.push_back(lower_rank(p));
+  // Several fields of one axis at once, its output size held (core/problem/shrink_held.hpp), before the fields one
+  // by one: such a step loses kernel, dilation and input together, the most one step of an axis can.
+  for (int64_t a = p.first_axis(); a < max_ndims; ++a)
+    steps.push_back(rc::seq::fromContainer(output_held_steps(p, a)));
   for (const IntField *field_pointer : order) {
     const IntField &field = *field_pointer;
     if (!field.per_axis()) {

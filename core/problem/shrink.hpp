@@ -4,7 +4,9 @@
 // The shrink tree is RapidCheck's (rc::shrinkable::shrinkRecur over shrink_problem), built from the config value
 // itself rather than from the generator's history, so a problem from anywhere (a fuzz case, a saved case file,
 // `check` descriptors, an external implementation's finding) shrinks the same way: first toward a lower rank (a
-// 3-D failure that shows in 2-D is smaller there; each spatial axis is tried as the one to drop), then field by
+// 3-D failure that shows in 2-D is smaller there; each spatial axis is tried as the one to drop), then per axis the
+// steps that move kernel, dilation, padding and input together holding the axis's output size
+// (core/problem/shrink_held.hpp: a corner defined by an output size is left by no one-field step), then field by
 // field of core/problem/fields.hpp toward its neutral value (one group, one channel per group, batch 1, size 1,
 // kernel 1, stride and dilation 1, no padding), then the layouts back to canonical.
 

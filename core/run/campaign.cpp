@@ -45,6 +45,7 @@ std::string encode(const SavedFinding &saved) {
   out.put(saved.shrink_s);
   out.put(saved.path);
   out.put(format_neighbour_rows(saved.neighbours));
+  out.put(saved.shrink_runs);
   return out.bytes();
 }
 
@@ -58,6 +59,7 @@ SavedFinding decode_saved_finding(const std::string &bytes) {
   saved.shrink_s = in.get<double>();
   saved.path = in.get_string();
   saved.neighbours = parse_neighbour_rows(in.get_string(), "a finding saver's neighbour table");
+  saved.shrink_runs = in.get<size_t>();
   return saved;
 }
 

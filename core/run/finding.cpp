@@ -11,10 +11,11 @@
 #include "core/run/declaration.hpp"
 #include "core/numerics/case.hpp"
 #include "core/problem/descriptor.hpp"
+#include "core/numerics/dispatch_setting.hpp"
 #include "core/process/forked.hpp"
 #include "core/input_error.hpp"
 #include "core/numerics/reference.hpp"
-#include "core/problem/shrink.hpp"
+#include "core/run/shrink_case.hpp"
 #include "core/run/neighbour_table.hpp"
 #include "core/run/verify.hpp"
 
@@ -94,7 +95,7 @@ void write_finding(const SavedFinding &saved, const Failure &failure, const Stra
 
 SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &strategies, uint64_t seed,
                           FillMode fill, FillSpecial special, const std::string &corpus_dir, bool shrink_it,
-                          double run_timeout_s) {
+                          double run_timeout_s, const Case *inputs) {
   const auto failing = std::find_if(strategies.begin(), strategies.end(),
                                     [&](const Strategy &s) { return s.name == failure.strategy; });
   assert(failing != strategies.end());
@@ -103,25 +104,33 @@ SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &s
   // Likewise its special kind, on whichever tensors the case index draws.
   fill = resolve_fill_mode(fill, seed, failure.case_index, failure.config);
   special = resolve_fill_special(special, fill, seed, failure.case_index, failure.config);
-  auto outcome_for = [&](const Problem &config) {
-    return outcome_on(failure_case(failure, config, seed, fill, special), *failing, failure.direction, failure.kind,
-                      run_timeout_s);
+  // Every candidate runs under the failing case's dispatch settings (a oneDNN path, an ISA cap), which would
+  // otherwise be drawn again from each case index it is filled from: another draw changes the inputs alone.
+  Failure pinned = failure;
+  if (pinned.settings.empty()) pinned.settings = settings_of(Case{failure.config, {}, seed, failure.case_index});
+  Case start = failure_case(pinned, failure.config, seed, fill, special);
+  if (inputs != nullptr)
+    for (Role role : input_roles) start[role] = (*inputs)[role].clone();
+  auto outcome_for = [&](const Case &c) {
+    return outcome_on(c, *failing, failure.direction, failure.kind, run_timeout_s);
   };
   SavedFinding saved{failure.config, failure.problem, 0, 0, {}};
+  CaseFile case_file{std::move(start), {}, {}};
   if (shrink_it) {
-    const auto start = Clock::now();
-    const ShrinkResult result = shrink(failure.config, [&](const Problem &config) {
-      return outcome_for(config).verdict == Verdict::failed;
-    });
-    saved.shrunk = result.problem;
-    saved.shrink_steps = result.steps;
-    saved.shrink_tries = result.tries;
-    saved.shrink_s = seconds_since(start);
+    const auto began = Clock::now();
+    CaseShrink result = shrink_case(
+        case_file.conv_case, [&](const Case &c) { return outcome_for(c).verdict == Verdict::failed; },
+        failure.kind == FailureKind::mismatch);
+    case_file.conv_case = std::move(result.shrunk);
+    saved.shrunk = case_file.conv_case.problem;
+    saved.shrink_steps = result.descent.steps;
+    saved.shrink_tries = result.descent.tries;
+    saved.shrink_runs = result.runs;
+    saved.shrink_s = seconds_since(began);
   }
-  const Outcome outcome = outcome_for(saved.shrunk);
+  const Outcome outcome = outcome_for(case_file.conv_case);
   saved.problem = outcome.verdict == Verdict::failed ? outcome.detail : failure.problem;
 
-  CaseFile case_file{failure_case(failure, saved.shrunk, seed, fill, special), {}, {}};
   if (shrink_it && failure.kind == FailureKind::mismatch)
     saved.neighbours = neighbour_table(case_file.conv_case, *failing, failure.direction, run_timeout_s);
   case_file.finding = FindingRecord{.implementation = outcome.implementation};

@@ -40,6 +40,9 @@ struct SavedFinding {
   /// The failing region around the shrunk case (core/run/neighbour_table.hpp): computed for a shrunk mismatch (a
   /// crash's or a hang's neighbours could each take a timeout), also kept in the case file; else empty.
   std::vector<NeighbourRow> neighbours = {};
+  /// Runs of the failing strategy while shrinking: a mismatch's candidate is tried on up to five inputs
+  /// (core/run/shrink_case.hpp), so this is between shrink_tries and five times it.
+  size_t shrink_runs = 0;
 };
 
 /// 16 hex digits hashing the canonical descriptor of `config`, `strategy` and `direction`.
@@ -56,8 +59,12 @@ std::string finding_path(const std::string &corpus_dir, const Problem &config, c
 /// and keeps the shrunk config only while it still crashes (times out); the crashing run's result is not recorded.
 /// Mismatches are shrunk in this process, so callers that must survive a strategy crashing mid-shrink run this in
 /// a forked child (the campaign does).
+/// Shrinking tries each candidate on several inputs and keeps those it failed on (core/run/shrink_case.hpp), so the
+/// case file's inputs are the failing ones; `inputs`, when given, are the failing case's (a case file's), else they
+/// are made from `seed` and the failure's case index.
 SavedFinding save_finding(const Failure &failure, const std::vector<Strategy> &strategies, uint64_t seed,
-                          FillMode fill, FillSpecial special, const std::string &corpus_dir, bool shrink_it, double run_timeout_s = 60);
+                          FillMode fill, FillSpecial special, const std::string &corpus_dir, bool shrink_it,
+                          double run_timeout_s = 60, const Case *inputs = nullptr);
 
 /// Writes the failure's case unshrunk, with its inputs and the finding but no recorded results, without running
 /// any strategy: what is left when saving it properly crashed. `note` is appended to the problem; `finder`, the

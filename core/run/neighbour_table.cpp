@@ -1,5 +1,6 @@
 #include "core/run/neighbour_table.hpp"
 
+#include "core/numerics/carried_inputs.hpp"
 #include "core/problem/descriptor.hpp"
 #include "core/problem/neighbours.hpp"
 #include "core/run/case_workers.hpp"
@@ -20,13 +21,16 @@ std::vector<NeighbourRow> neighbour_table(const Case &original, const Strategy &
                                           double run_timeout_s) {
   const std::vector<Neighbour> neighbours = neighbours_of(original.problem);
   // Every neighbour on every draw, in one batch (one worker, one server start): draw 0 is the case's own inputs,
-  // the others inputs of cases far from any a campaign makes near it.
+  // carried over where the shapes allow (core/numerics/carried_inputs.hpp: a shrunk case's inputs may be carried
+  // ones, which its seed and index do not remake).
   std::vector<Case> cases;
   for (uint64_t draw = 0; draw < input_draws; ++draw)
     for (const Neighbour &neighbour : neighbours) {
-      Case made = make_case(neighbour.problem, original.fill, original.seed,
-                            original.case_index + draw * 0x9e3779b97f4a7c15ULL, original.special);
+      Case made = make_case(neighbour.problem, original.fill, original.seed, input_draw(original.case_index, draw),
+                            original.special);
       made.settings = settings_of(original);
+      if (draw == 0 && neighbour.problem.ndims == original.problem.ndims)
+        made = carried_inputs(original, std::move(made), Anchor::start);
       cases.push_back(std::move(made));
     }
   std::vector<const Case *> pointers;

@@ -1,4 +1,5 @@
 #include "core/problem/shrink.hpp"
+#include "core/problem/shrink_held.hpp"
 
 #include <algorithm>
 
@@ -54,6 +55,44 @@ TEST(Shrink, KeepsWhatTheBugNeeds) {
     return c.groups > 1 && c.height().stride > 1 && c.data_layout == DataLayout::nxc;
   });
   EXPECT_EQ(format_descriptor(result.problem), "g2mb1ic2ih1iw1oc2kh1kw1sh2_nhwc");
+}
+
+RC_GTEST_PROP(Shrink, OutputHeldStepsKeepTheOutputSizeAndComeNearer, ()) {
+  const Problem config = *problems();
+  for (int64_t a = config.first_axis(); a < max_ndims; ++a)
+    for (const Problem &step : output_held_steps(config, a)) {
+      validate(step);
+      RC_ASSERT(step.out_size(a) == config.out_size(a));
+      RC_ASSERT(distance_from_neutral(step.axes[static_cast<size_t>(a)]) <
+                distance_from_neutral(config.axes[static_cast<size_t>(a)]));
+      for (int64_t other = 0; other < max_ndims; ++other)
+        if (other != a) RC_ASSERT(step.axes[static_cast<size_t>(other)] == config.axes[static_cast<size_t>(other)]);
+    }
+}
+
+// A bug where an axis's output is one element with a stride over 1 (issue 39): one field at a time stopped at
+// mb1ic1iw5oc1kw3sw2dlw2, since every one-field step there changes the output width.
+bool one_output_with_stride(const Problem &c) {
+  for (int64_t a = c.first_axis(); a < max_ndims; ++a)
+    if (c.out_size(a) == 1 && c.axes[static_cast<size_t>(a)].stride > 1) return true;
+  return false;
+}
+
+TEST(Shrink, ReachesACornerDefinedByAnOutputSize) {
+  EXPECT_EQ(format_descriptor(shrink(parse_descriptor("mb1ic1iw5oc1kw3sw2dlw2"), one_output_with_stride).problem),
+            "mb1ic1iw1oc1kw1sw2");
+  EXPECT_EQ(format_descriptor(
+                shrink(parse_descriptor("g2mb2ic4ih7iw9oc6kh2kw3sh3sw2dlh2dlw2pt1pl-1pr1"), one_output_with_stride)
+                    .problem),
+            "mb1ic1iw1oc1kw1sw2");
+}
+
+TEST(Shrink, ReachesAnOutputSizeCornerOfADeconv) {
+  // A deconv's output: (in - 1) * stride - pads + dilated kernel + output_padding; here (2 - 1) * 2 - 4 + 3 = 1.
+  EXPECT_EQ(format_descriptor(shrink(parse_descriptor("mb1ic1iw2oc1kw3sw2pl2pr2_deconv"), [](const Problem &c) {
+              return c.op == Op::deconv && one_output_with_stride(c);
+            }).problem),
+            "mb1ic1iw1oc1kw1sw2_deconv");
 }
 
 TEST(Shrink, StopsAfterMaxTries) {
