@@ -27,7 +27,7 @@ for case_file in "$source"/corpus/upstream/onednn-*.h5; do
   else
     # bf16: refused with one line saying it is not float32; its benchdnn line names the bf16 cap and formats
     grep -q "is not float32" "$work/$name.emit.err" || { echo "FAIL: --emit c $name: $(cat "$work/$name.emit.err")"; status=1; continue; }
-    case "$line" in "ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16 taskset -c 0 ./benchdnn --conv --dir="*" --dt=bf16 "*) ;;
+    case "$line" in "ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16 taskset -c 0 ./benchdnn --conv --dir="*" --dt=bf16"*) ;;
       *) echo "FAIL: $name's benchdnn line is '$line'"; status=1 ;; esac
     echo "$name: bf16, no generated C program ($(cat "$work/$name.emit.err"))"
     continue

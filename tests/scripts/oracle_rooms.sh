@@ -15,6 +15,7 @@ allowed=(
   "xnnpack -> loops/tensor_ops.hpp" # XNNPACK takes no crop: the adapter crops with the loops' tensor ops
   "torch -> onednn/bug_6035.hpp"   # ATen's Mkldnn backend is oneDNN: its known bugs reach torch too
   "torch -> onednn/bf16_bugs.hpp"  # (the same)
+  "torch -> onednn/brgconv_one_column.hpp"  # (the same)
   "torch -> onednn/isa_server.hpp" # the oneDNN under ATen runs at this process's ISA cap
   "torch -> onednn/isa_caps.hpp"   # (the same: the case's cap, which torch's server pairs with ATen's capability)
   "iree -> torch_mlir/transposed_padding.hpp" # IREE runs its own copy of torch-mlir's transposed-conv lowering

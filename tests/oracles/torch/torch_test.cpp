@@ -57,12 +57,16 @@ TEST_F(Torch, NativeAgreesWithReferenceOnEdgeConfigs3D) { CONVCHECK_EXPECT_AGREE
 
 // Deconvs through at::convolution with transposed = true: the deconv edge configs of every rank (output_padding,
 // stride > kernel, dilation with stride, groups and depthwise, asymmetric padding and extended outputs, every layout
-// pair), bit for bit in exact fill and within the bound in normal fill, in all three directions.
+// pair), bit for bit in exact fill and within the bound in normal fill, in all three directions, but for the weight
+// gradients torch holds back from oneDNN's #6035 kernel on MkldnnTranspose (a strided 1x1 equivalent conv).
 void expect_torch_agrees_on_deconv_edge_configs(const std::string &strategy, int64_t ndims) {
+  const std::string held_6035 =
+      "grad_weight held_back: " + held_back_detail(*find_known_bug("torch-onednn-6035"), "MkldnnTranspose");
   for (const auto &edge : testing::deconv_edge_configs(ndims, /*crops=*/true))
     for (FillMode fill : {FillMode::exact, FillMode::normal})
       for (const std::string &problem : testing::disagreements(strategy, edge.descriptor, fill))
-        ADD_FAILURE() << strategy << " " << edge.name << " " << edge.descriptor << " " << to_string(fill) << ": "
+        if (problem != held_6035)
+          ADD_FAILURE() << strategy << " " << edge.name << " " << edge.descriptor << " " << to_string(fill) << ": "
                       << problem;
 }
 
