@@ -6,20 +6,18 @@
 // whether its call reaches that kernel (the kernel oneDNN names, or the layouts ATen hands it).
 
 #include "core/problem/direction.hpp"
+#include "core/problem/op.hpp"
 #include "core/problem/problem.hpp"
 
 namespace convcheck {
 
 /// The forward convolution oneDNN runs for `direction` of `problem` (a conv's output; a deconv's data gradient, the
-/// conv forward from its diff_dst) has one input channel per group and a one-column output with a width stride over 1.
+/// forward of its equivalent conv) has one input channel per group and a one-column output with a width stride over 1.
 inline bool has_onednn_brgconv_one_column_shape(const Problem &problem, Direction direction) {
-  const SpatialAxis &width = problem.axes[max_ndims - 1];
-  if (width.stride < 2) return false;
-  if (problem.op == Op::conv && direction == Direction::output)
-    return problem.in_channels_per_group() == 1 && width.out() == 1;
-  if (problem.op == Op::deconv && direction == Direction::grad_data)
-    return problem.out_channels_per_group() == 1 && width.in == 1;
-  return false;
+  if (conv_direction(problem.op, direction) != Direction::output) return false;
+  const Problem conv = equivalent_conv(problem);
+  const SpatialAxis &width = conv.axes[max_ndims - 1];
+  return width.stride > 1 && conv.in_channels_per_group() == 1 && width.out() == 1;
 }
 
 } // namespace convcheck

@@ -95,8 +95,7 @@ const KnownBugRegistration onednn_bugs{{
                 // bytes past diff_weights.
                 .reached =
                     [](const Case &c, Direction, const Ran &ran) {
-                      return padded_then_cropped_outer_axis(c.problem) &&
-                             (starts_with(ran(), "jit:avx2") || starts_with(ran(), "conv:any+jit:avx2"));
+                      return padded_then_cropped_outer_axis(c.problem) && starts_with(conv_kernel(ran()), "jit:avx2");
                     },
                 .reason = "the jit:avx2 weight gradient reads past diff_dst when an outer axis is padded at the beginning "
                           "and cropped at the end: wrong results, heap corruption or a crash",
@@ -139,11 +138,9 @@ const KnownBugRegistration onednn_bugs{{
                       // The forward conv it runs: a conv's output, a deconv's data gradient (from diff_dst, whose
                       // channels are the deconv's output channels: `mb1ic1ih2iw1oc1281kh1kw1pb1_deconv`, NaN, found
                       // by a focused deconv campaign).
-                      const Problem &p = c.problem;
-                      const bool conv_forward = (p.op == Op::conv && direction == Direction::output) ||
-                                                (p.op == Op::deconv && direction == Direction::grad_data);
-                      const int64_t channels = p.op == Op::conv ? p.in_channels_per_group() : p.out_channels_per_group();
-                      return conv_forward && channels > 1280 && channels % 16 != 0 &&
+                      if (conv_direction(c.problem.op, direction) != Direction::output) return false;
+                      const int64_t channels = equivalent_conv(c.problem).in_channels_per_group();
+                      return channels > 1280 && channels % 16 != 0 &&
                              ran().find("brg_conv_fwd:avx512_core") != std::string::npos;
                     },
                 .reason = "brg_conv_fwd on AVX-512 reads past the end of its weights with over 1,280 input channels "

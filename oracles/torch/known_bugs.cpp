@@ -32,6 +32,9 @@ std::string torch_version() { return ""; }
 
 bool bf16(const Case &c) { return c.problem.precision.src == DType::bfloat16; }
 
+/// ATen ran one of its oneDNN backends (a conv's Mkldnn, a deconv's MkldnnTranspose).
+bool on_mkldnn(const Ran &ran) { return ran() == "Mkldnn" || ran() == "MkldnnTranspose"; }
+
 bool low_precision(const Case &c) { return bf16(c) || c.problem.precision.src == DType::float16; }
 
 /// Whether two kernel taps of `conv` reach one element of its data gradient: on some axis an output step `o` in
@@ -68,7 +71,7 @@ const KnownBugRegistration torch_bugs{{
                       const Problem &p = c.problem;
                       return p.precision.src == DType::float32 && has_onednn_6035_shape(equivalent_conv(p)) &&
                              (p.data_layout == DataLayout::nxc || p.weight_layout == WeightLayout::oxi) &&
-                             (ran() == "Mkldnn" || ran() == "MkldnnTranspose");
+                             on_mkldnn(ran);
                     },
                 .reason = "ATen's Mkldnn weight gradient of a strided 1x1 conv with under 16 input channels per group "
                           "in channels-last memory runs oneDNN's jit_1x1 backward-weights kernel, which writes past its "
@@ -176,7 +179,7 @@ const KnownBugRegistration torch_bugs{{
                       // stride over that conv's input, the deconv's output: `mb1ic2ih1iw2oc2kh1kw5sw2pl3pr3_deconv_nhwc`
                       // of the hour-long campaign, expected 0, got 35).
                       return bf16(c) && has_onednn_bf16_weight_gradient_shape(equivalent_conv(c.problem)) &&
-                             (ran() == "Mkldnn" || ran() == "MkldnnTranspose");
+                             on_mkldnn(ran);
                     },
                 .reason = "ATen's Mkldnn bf16 weight gradient of a stride larger than its axis's input, or of a 3-D "
                           "depth stride above 1 with depth padding, runs oneDNN's jit_bf16 kernel, which returns "
@@ -208,7 +211,7 @@ const KnownBugRegistration torch_bugs{{
                       });
                       return bf16(c) && p.ndims == 3 && channels_last && kernel_past_input &&
                              conv_direction(p.op, direction) != Direction::grad_data &&
-                             (ran() == "Mkldnn" || ran() == "MkldnnTranspose");
+                             on_mkldnn(ran);
                     },
                 .reason = "ATen's Mkldnn bf16 forward or weight gradient of a 3-D conv in channels-last memory (or a "
                           "deconv's data or weight gradient) with a kernel larger than its input on an axis runs "
@@ -232,7 +235,7 @@ const KnownBugRegistration torch_bugs{{
                     [](const Case &c, Direction direction, const Ran &ran) {
                       return onednn_may_use(c, "avx512_core") && c.problem.data_layout == DataLayout::nxc &&
                              has_onednn_brgconv_one_column_shape(c.problem, direction) &&
-                             (ran() == "Mkldnn" || ran() == "MkldnnTranspose");
+                             on_mkldnn(ran);
                     },
                 .reason = "ATen's Mkldnn backend runs oneDNN's brg_conv_fwd on AVX-512 for a channels-last forward "
                           "convolution (or a deconv's data gradient) with a one-column output reached with a width "
@@ -298,7 +301,7 @@ const KnownBugRegistration torch_bugs{{
                       const bool channels_last = p.data_layout == DataLayout::nxc || p.weight_layout == WeightLayout::oxi;
                       return bf16(c) && conv_direction(p.op, direction) == Direction::grad_data &&
                              has_onednn_bf16_odd_channels_1x1_shape(equivalent_conv(p), channels_last) &&
-                             (ran() == "Mkldnn" || ran() == "MkldnnTranspose");
+                             on_mkldnn(ran);
                     },
                 .reason = "ATen's Mkldnn bf16 data gradient of a 1x1 conv (or a deconv's output, on MkldnnTranspose) in "
                           "channels-last memory with an odd number of output channels per group runs oneDNN's "
